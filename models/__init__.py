@@ -1,0 +1,1 @@
+"""The methods of Method Playground: plain Python/numpy/torch libraries, one package per method."""

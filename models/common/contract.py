@@ -1,0 +1,121 @@
+"""MethodSpec, Progress, MethodResult and the errors that make up the method contract."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
+
+from pydantic import BaseModel
+
+if TYPE_CHECKING:  # plotly is imported lazily by figures.py modules
+    import plotly.graph_objects as go
+
+__all__ = [
+    "Artifact",
+    "Cancelled",
+    "MethodInputError",
+    "MethodResult",
+    "MethodSpec",
+    "Paper",
+    "Progress",
+    "no_progress",
+]
+
+
+class MethodInputError(ValueError):
+    """Input that validates but cannot be processed; the message is shown to the user as is."""
+
+
+class Cancelled(Exception):
+    """Raised by a progress callback when the user cancelled the job; `run` lets it propagate."""
+
+
+class Progress(Protocol):
+    """Progress callback: `progress(fraction in [0, 1], message)`. May raise `Cancelled`."""
+
+    def __call__(self, fraction: float, message: str = "") -> None: ...
+
+
+def no_progress(fraction: float, message: str = "") -> None:
+    """A progress callback that ignores its arguments (library and test use)."""
+
+
+@dataclass(frozen=True)
+class Artifact:
+    """A downloadable file produced by a run: a media type and its bytes."""
+
+    media_type: str
+    content: bytes
+
+    @classmethod
+    def json(cls, payload: Any) -> Artifact:
+        return cls("application/json", json.dumps(payload, indent=2, sort_keys=False).encode())
+
+    @classmethod
+    def text(cls, body: str, media_type: str = "text/plain") -> Artifact:
+        return cls(media_type, body.encode())
+
+    @classmethod
+    def csv(cls, body: str) -> Artifact:
+        return cls("text/csv", body.encode())
+
+
+class MethodResult(BaseModel):
+    """Base class of every method's typed result.
+
+    Subclasses hold the numbers a user reads and the data behind the figures. They override
+    `metrics()` (label with unit -> value, shown as the metrics table) and `artifacts()` (file name
+    -> Artifact); `result.json` is always offered, so `artifacts()` adds only the other files.
+    """
+
+    def metrics(self) -> dict[str, float | int | str]:
+        return {}
+
+    def artifacts(self) -> dict[str, Artifact]:
+        return {}
+
+    def all_artifacts(self) -> dict[str, Artifact]:
+        """`result.json` followed by the method's own artifacts."""
+        files = {"result.json": Artifact.json(self.model_dump(mode="json"))}
+        files.update(self.artifacts())
+        return files
+
+
+@dataclass(frozen=True)
+class Paper:
+    """The paper a method page demonstrates."""
+
+    title: str
+    authors: str
+    venue: str = "ICML 2026"
+    year: int = 2026
+    url: str = ""
+    code_url: str = ""
+
+    def citation(self) -> str:
+        return f"{self.authors}. {self.title}. {self.venue}."
+
+
+P = TypeVar("P", bound=BaseModel)
+R = TypeVar("R", bound=MethodResult)
+
+
+@dataclass(frozen=True)
+class MethodSpec(Generic[P, R]):
+    """Everything the registry, job service, CLI and page need to know about one method."""
+
+    name: str
+    title: str
+    paper: Paper
+    summary: str
+    params_model: type[P]
+    result_model: type[R]
+    run: Callable[[P, Progress], R]
+    figures: Callable[[R], Mapping[str, go.Figure]]
+    section: str = "Core demos"
+    about: str = ""  # markdown: the algorithm in a few steps, shown in the page's "About" expander
+    examples: Callable[[], Mapping[str, dict[str, Any]]] | None = None
+    order: int = 100  # position inside its section
+    tags: tuple[str, ...] = field(default_factory=tuple)
