@@ -1,0 +1,88 @@
+"""The only code that speaks HTTP to the model server."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import httpx
+
+__all__ = ["BackendError", "BackendUnavailable", "artifact_bytes", "backend_url", "cancel", "examples",
+           "export_zip", "health", "job", "jobs", "method", "methods", "submit"]
+
+TIMEOUT = httpx.Timeout(30.0, connect=3.0)
+
+
+class BackendUnavailable(RuntimeError):
+    """The model server cannot be reached."""
+
+
+class BackendError(RuntimeError):
+    """The model server answered with an error; `detail` is its user-facing message."""
+
+    def __init__(self, status_code: int, detail: str) -> None:
+        super().__init__(detail)
+        self.status_code = status_code
+        self.detail = detail
+
+
+def backend_url() -> str:
+    return os.environ.get("BACKEND_URL", "http://127.0.0.1:8000").rstrip("/")
+
+
+def _request(verb: str, path: str, **kwargs: Any) -> httpx.Response:
+    try:
+        response = httpx.request(verb, backend_url() + path, timeout=TIMEOUT, **kwargs)
+    except httpx.TransportError as exc:
+        raise BackendUnavailable(f"the model server at {backend_url()} is not reachable ({type(exc).__name__})") from exc
+    if response.status_code >= 400:
+        try:
+            detail = str(response.json().get("detail", response.text))
+        except ValueError:
+            detail = response.text or response.reason_phrase
+        raise BackendError(response.status_code, detail)
+    return response
+
+
+def health() -> dict[str, Any]:
+    return dict(_request("GET", "/healthz").json())
+
+
+def methods() -> list[dict[str, Any]]:
+    return list(_request("GET", "/api/methods").json()["data"])
+
+
+def method(name: str) -> dict[str, Any]:
+    return dict(_request("GET", f"/api/methods/{name}").json())
+
+
+def examples(name: str) -> dict[str, dict[str, Any]]:
+    return dict(_request("GET", f"/api/methods/{name}/examples").json())
+
+
+def submit(method_name: str, params: dict[str, Any], owner: str = "") -> str:
+    body = {"method": method_name, "params": params, "owner": owner}
+    return str(_request("POST", "/api/jobs", json=body).json()["id"])
+
+
+def job(job_id: str, full: bool = True) -> dict[str, Any]:
+    return dict(_request("GET", f"/api/jobs/{job_id}", params={"view": "full" if full else "status"}).json())
+
+
+def cancel(job_id: str) -> str:
+    return str(_request("DELETE", f"/api/jobs/{job_id}").json()["status"])
+
+
+def jobs(method_name: str, owner: str | None = None, limit: int = 20) -> list[dict[str, Any]]:
+    query: dict[str, Any] = {"method": method_name, "limit": limit}
+    if owner:
+        query["owner"] = owner
+    return list(_request("GET", "/api/jobs", params=query).json()["data"])
+
+
+def artifact_bytes(job_id: str, name: str) -> bytes:
+    return _request("GET", f"/api/jobs/{job_id}/artifacts/{name}").content
+
+
+def export_zip(job_id: str) -> bytes:
+    return _request("GET", f"/api/jobs/{job_id}/export.zip").content

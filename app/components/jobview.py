@@ -1,0 +1,50 @@
+"""JobView: a job as the page sees it, with its figures decoded."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+import plotly.graph_objects as go
+import plotly.io as pio
+
+__all__ = ["TERMINAL", "JobView"]
+
+TERMINAL = frozenset({"succeeded", "failed", "cancelled", "timed_out"})
+
+
+@dataclass
+class JobView:
+    id: str
+    method: str
+    status: str
+    progress: float
+    message: str
+    params: dict[str, Any]
+    result: dict[str, Any] = field(default_factory=dict)
+    metrics: dict[str, Any] = field(default_factory=dict)
+    figure_json: dict[str, Any] = field(default_factory=dict)
+    artifacts: list[str] = field(default_factory=list)
+    error: str | None = None
+    created_at: str = ""
+
+    @classmethod
+    def from_api(cls, payload: dict[str, Any]) -> JobView:
+        return cls(
+            id=payload["id"], method=payload["method"], status=payload["status"],
+            progress=float(payload.get("progress") or 0.0), message=payload.get("message") or "",
+            params=payload.get("params") or {}, result=payload.get("result") or {},
+            metrics=payload.get("metrics") or {}, figure_json=payload.get("figures") or {},
+            artifacts=list(payload.get("artifacts") or []), error=payload.get("error"),
+            created_at=str(payload.get("created_at") or ""),
+        )
+
+    @property
+    def done(self) -> bool:
+        return self.status in TERMINAL
+
+    @cached_property
+    def figures(self) -> dict[str, go.Figure]:
+        return {name: pio.from_json(json.dumps(spec)) for name, spec in self.figure_json.items()}

@@ -1,0 +1,65 @@
+"""Metrics table, figures and downloads of a finished job."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pandas as pd
+import streamlit as st
+
+from app import client
+from app.components.jobview import JobView
+
+__all__ = ["downloads_panel", "show_figures", "show_metrics"]
+
+
+def _format(value: object) -> str:
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    return str(value)
+
+
+def show_metrics(job: JobView, title: str = "Metrics") -> None:
+    """The job's metrics as a two-column table."""
+    if not job.metrics:
+        return
+    st.subheader(title)
+    table = pd.DataFrame({"Metric": list(job.metrics), "Value": [_format(v) for v in job.metrics.values()]})
+    st.dataframe(table, hide_index=True, width="stretch")
+
+
+def show_figures(job: JobView, names: Sequence[str] | None = None, columns: int = 1) -> None:
+    """The named figures (all when None), in order, `columns` per row."""
+    chosen = [name for name in (names if names is not None else list(job.figures)) if name in job.figures]
+    for start in range(0, len(chosen), columns):
+        cells = st.columns(columns) if columns > 1 else [st.container()]
+        for cell, name in zip(cells, chosen[start:start + columns], strict=False):
+            with cell:
+                st.plotly_chart(job.figures[name], width="stretch", key=f"fig-{job.id}-{name}")
+
+
+@st.cache_data(show_spinner=False, max_entries=256)
+def _artifact(job_id: str, name: str) -> bytes:
+    return client.artifact_bytes(job_id, name)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _export(job_id: str) -> bytes:
+    return client.export_zip(job_id)
+
+
+_MIME = {".json": "application/json", ".csv": "text/csv", ".lean": "text/plain", ".zip": "application/zip",
+         ".obj": "text/plain", ".glb": "model/gltf-binary", ".txt": "text/plain", ".html": "text/html"}
+
+
+def downloads_panel(job: JobView) -> None:
+    """A download button for every artifact and for export.zip."""
+    st.subheader("Downloads")
+    names = list(job.artifacts) + ["export.zip"]
+    cells = st.columns(min(len(names), 4))
+    for index, name in enumerate(names):
+        suffix = name[name.rfind("."):] if "." in name else ""
+        with cells[index % len(cells)]:
+            data = _export(job.id) if name == "export.zip" else _artifact(job.id, name)
+            st.download_button(f"⬇ {name}", data=data, file_name=name, mime=_MIME.get(suffix, "application/octet-stream"),
+                               key=f"dl-{job.id}-{name}", width="stretch")

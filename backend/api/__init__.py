@@ -1,0 +1,12 @@
+"""HTTP API: one router per resource."""
+
+from fastapi import APIRouter
+
+from backend.api import health, jobs, methods
+
+__all__ = ["api_router"]
+
+api_router = APIRouter()
+api_router.include_router(methods.router)
+api_router.include_router(jobs.router)
+api_router.include_router(health.router)

@@ -1,0 +1,102 @@
+"""Jobs: submit, poll, cancel, history, artifacts and the export bundle."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import zipfile
+from typing import Literal
+
+from fastapi import APIRouter, HTTPException, Query, Response
+
+from backend.api.deps import ServiceDep, SessionDep
+from backend.api.schemas import JobCreate, JobCreated, JobPublic, JobsPublic
+from backend.jobs.service import InvalidParams, UnknownMethod
+from db.jobs import JobRepository
+from db.tables import Job
+
+router = APIRouter(prefix="/api/jobs", tags=["jobs"])
+
+_SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def _public(job: Job, artifacts: list[str], full: bool) -> JobPublic:
+    return JobPublic(
+        id=job.id, method=job.method, status=job.status, progress=job.progress, message=job.message,
+        owner=job.owner, params=job.params, created_at=job.created_at, started_at=job.started_at,
+        finished_at=job.finished_at, error=job.error, artifacts=artifacts,
+        result=job.result if full else None, metrics=job.metrics if full else None,
+        figures=job.figures if full else None,
+    )
+
+
+def _load(session: SessionDep, job_id: str) -> Job:
+    job = JobRepository(session).get(job_id)
+    if job is None:
+        raise HTTPException(404, f"no job with id {job_id!r}")
+    return job
+
+
+@router.post("", status_code=202, response_model=JobCreated, summary="Submit a job")
+def create_job(body: JobCreate, service: ServiceDep) -> JobCreated:
+    try:
+        job_id = service.submit(body.method, body.params, body.owner)
+    except (UnknownMethod, InvalidParams) as exc:
+        raise HTTPException(422, str(exc)) from None
+    return JobCreated(id=job_id, status="queued")
+
+
+@router.get("", response_model=JobsPublic, summary="Earlier jobs, newest first")
+def list_jobs(
+    session: SessionDep,
+    method: str | None = Query(None, max_length=64),
+    owner: str | None = Query(None, max_length=64),
+    limit: int = Query(20, ge=1, le=200),
+) -> JobsPublic:
+    rows, count = JobRepository(session).list(method=method, owner=owner, limit=limit)
+    return JobsPublic(data=[_public(job, [], full=False) for job in rows], count=count)
+
+
+@router.get("/{job_id}", response_model=JobPublic, summary="Status, progress and (when done) the result")
+def get_job(job_id: str, session: SessionDep, view: Literal["full", "status"] = "full") -> JobPublic:
+    job = _load(session, job_id)
+    full = view == "full"
+    names = JobRepository(session).artifact_names(job_id) if full else []
+    return _public(job, sorted(names), full=full)
+
+
+@router.delete("/{job_id}", response_model=JobCreated, summary="Cancel a queued or running job")
+def cancel_job(job_id: str, service: ServiceDep) -> JobCreated:
+    status = service.cancel(job_id)
+    if status is None:
+        raise HTTPException(404, f"no job with id {job_id!r}")
+    return JobCreated(id=job_id, status=status)
+
+
+@router.get("/{job_id}/artifacts/{name}", summary="Download one artifact", response_class=Response)
+def get_artifact(job_id: str, name: str, session: SessionDep) -> Response:
+    _load(session, job_id)
+    artifact = JobRepository(session).artifact(job_id, name)
+    if artifact is None:
+        raise HTTPException(404, f"job {job_id} has no artifact {name!r}")
+    filename = _SAFE_NAME.sub("_", artifact.name)
+    return Response(artifact.content, media_type=artifact.media_type,
+                    headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+
+@router.get("/{job_id}/export.zip", summary="Params, result and every artifact in one zip", response_class=Response)
+def export_zip(job_id: str, session: SessionDep) -> Response:
+    job = _load(session, job_id)
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as bundle:
+        bundle.writestr("params.json", json.dumps({"method": job.method, "params": job.params}, indent=2))
+        bundle.writestr("job.json", json.dumps({
+            "id": job.id, "method": job.method, "status": job.status, "error": job.error,
+            "created_at": job.created_at.isoformat(), "metrics": job.metrics,
+        }, indent=2, default=str))
+        for artifact in JobRepository(session).artifacts(job_id):
+            bundle.writestr(f"artifacts/{_SAFE_NAME.sub('_', artifact.name)}", artifact.content)
+    filename = f"{job.method}-{job.id[:8]}.zip"
+    return Response(buffer.getvalue(), media_type="application/zip",
+                    headers={"Content-Disposition": f'attachment; filename="{filename}"'})

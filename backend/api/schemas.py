@@ -1,0 +1,83 @@
+"""Request and response schemas, named by role."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = ["Health", "JobCreate", "JobCreated", "JobPublic", "JobsPublic", "MethodPublic", "MethodsPublic", "PaperPublic"]
+
+
+class PaperPublic(BaseModel):
+    title: str
+    authors: str
+    venue: str
+    year: int
+    url: str
+    code_url: str
+    citation: str
+
+
+class MethodPublic(BaseModel):
+    name: str
+    title: str
+    section: str
+    order: int
+    summary: str
+    about: str
+    paper: PaperPublic
+    params_schema: dict[str, Any]
+    has_examples: bool
+
+
+class MethodsPublic(BaseModel):
+    data: list[MethodPublic]
+    count: int
+
+
+class JobCreate(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    method: str = Field(min_length=1, max_length=64, description="Method name, as listed by GET /api/methods.")
+    params: dict[str, Any] = Field(default_factory=dict, description="Parameters; see the method's params_schema.")
+    owner: str = Field("", max_length=64, description="Opaque id of the submitting user (history filter).")
+
+
+class JobCreated(BaseModel):
+    id: str
+    status: str
+
+
+class JobPublic(BaseModel):
+    id: str
+    method: str
+    status: str
+    progress: float
+    message: str
+    owner: str
+    params: dict[str, Any]
+    created_at: datetime
+    started_at: datetime | None = None
+    finished_at: datetime | None = None
+    error: str | None = None
+    result: dict[str, Any] | None = None
+    metrics: dict[str, Any] | None = None
+    figures: dict[str, Any] | None = None
+    artifacts: list[str] = Field(default_factory=list)
+
+
+class JobsPublic(BaseModel):
+    data: list[JobPublic]
+    count: int
+
+
+class Health(BaseModel):
+    ok: bool
+    version: str
+    database: bool
+    executor: str
+    workers: int
+    torch_device: str
+    methods: int

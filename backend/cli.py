@@ -1,0 +1,85 @@
+"""Command line: `python -m backend.cli methods` and `python -m backend.cli run METHOD --params JSON`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from backend.jobs.service import describe_validation_error
+from backend.registry import discover
+from backend.settings import get_settings
+from models.common import MethodInputError
+
+__all__ = ["main"]
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, exit 2
+        self.exit(2, f"error: {message}\n")
+
+
+def _fail(message: str) -> int:
+    print(f"error: {message}", file=sys.stderr)
+    return 2
+
+
+def _progress(fraction: float, message: str = "") -> None:
+    print(f"[{fraction * 100:5.1f}%] {message}", file=sys.stderr, flush=True)
+
+
+def _run(name: str, raw_params: str, out: Path | None, quiet: bool) -> int:
+    registry = discover(get_settings().extra_method_modules())
+    method = registry.get(name)
+    if method is None:
+        return _fail(f"unknown method {name!r}; available methods: {', '.join(registry.names())}")
+    try:
+        payload: Any = json.loads(raw_params)
+    except json.JSONDecodeError as exc:
+        return _fail(f"--params is not valid JSON: {exc.msg} at position {exc.pos}")
+    if not isinstance(payload, dict):
+        return _fail("--params must be a JSON object")
+    spec = method.spec
+    try:
+        params = spec.params_model.model_validate(payload)
+    except ValidationError as exc:
+        return _fail(f"invalid params: {describe_validation_error(exc)}")
+    try:
+        result = spec.run(params, (lambda f, m="": None) if quiet else _progress)
+    except MethodInputError as exc:
+        return _fail(str(exc))
+    print(json.dumps(result.model_dump(mode="json"), indent=2))
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+        for file_name, artifact in result.all_artifacts().items():
+            (out / Path(file_name).name).write_bytes(artifact.content)
+        for figure_name, figure in spec.figures(result).items():
+            figure.write_html(out / f"{figure_name}.html", include_plotlyjs="cdn")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _Parser(prog="python -m backend.cli", description="Run Method Playground methods without a server.")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    commands.add_parser("methods", help="list the methods as JSON")
+    run = commands.add_parser("run", help="run one method and print its result JSON")
+    run.add_argument("method")
+    run.add_argument("--params", default="{}", help="parameters as a JSON object")
+    run.add_argument("--out", type=Path, default=None, help="folder for artifacts and figures (HTML)")
+    run.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    args = parser.parse_args(argv)
+    if args.command == "methods":
+        registry = discover(get_settings().extra_method_modules())
+        listing = [{"name": m.spec.name, "title": m.spec.title, "section": m.spec.section,
+                    "summary": m.spec.summary, "paper": m.spec.paper.citation()} for m in registry.ordered()]
+        print(json.dumps(listing, indent=2))
+        return 0
+    return _run(args.method, args.params, args.out, args.quiet)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

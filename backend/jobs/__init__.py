@@ -1,0 +1,1 @@
+"""Job service and executors."""

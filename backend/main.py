@@ -1,0 +1,82 @@
+"""The FastAPI app factory: `uvicorn backend.main:app` or `create_app(settings)` in tests."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+
+from backend import __version__
+from backend.api import api_router
+from backend.jobs.executors import make_executor
+from backend.jobs.service import JobService
+from backend.jobs.store import JobStore
+from backend.registry import discover
+from backend.settings import Settings, get_settings
+from db.jobs import JobRepository
+from db.session import make_engine, make_session_factory, upgrade_to_head
+from models.common import torch_device
+
+__all__ = ["app", "create_app"]
+
+log = logging.getLogger("backend")
+MAX_BODY_BYTES = 2 * 2**20
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or get_settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        url = settings.resolved_database_url
+        upgrade_to_head(url)
+        engine = make_engine(url)
+        sessions = make_session_factory(engine)
+        with sessions.begin() as session:
+            recovered = JobRepository(session).recover_interrupted()
+        if recovered:
+            log.warning("marked %d interrupted job(s) as failed", recovered)
+        registry = discover(settings.extra_method_modules())
+        preload = [method.module for method in registry.ordered()] if settings.preload_methods else []
+        executor = make_executor(JobStore(sessions), settings, preload)
+        app.state.settings = settings
+        app.state.sessions = sessions
+        app.state.registry = registry
+        app.state.executor = executor
+        app.state.service = JobService(registry, executor, sessions)
+        app.state.torch_device = torch_device()
+        try:
+            yield
+        finally:
+            executor.shutdown()
+            engine.dispose()
+
+    app = FastAPI(title="Method Playground model server", version=__version__, lifespan=lifespan,
+                  description="Runs the methods of Method Playground as jobs. See /docs.")
+
+    @app.middleware("http")
+    async def limit_body(request: Request, call_next):  # type: ignore[no-untyped-def]
+        length = request.headers.get("content-length")
+        if length and length.isdigit() and int(length) > MAX_BODY_BYTES:
+            return JSONResponse({"detail": f"request body above the limit of {MAX_BODY_BYTES} bytes"}, 413)
+        return await call_next(request)
+
+    @app.exception_handler(RequestValidationError)
+    async def readable_422(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        parts = [f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}" for err in exc.errors()]
+        return JSONResponse({"detail": "; ".join(parts) or "invalid request"}, 422)
+
+    @app.exception_handler(Exception)
+    async def internal_error(_request: Request, exc: Exception) -> JSONResponse:
+        log.exception("unhandled error", exc_info=exc)
+        return JSONResponse({"detail": "internal server error"}, 500)
+
+    app.include_router(api_router)
+    return app
+
+
+app = create_app()

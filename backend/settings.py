@@ -1,0 +1,60 @@
+"""One Settings object, read from environment variables (documented in the README)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+__all__ = ["Settings", "get_settings"]
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+class Settings(BaseSettings):
+    """Configuration of the model server, the executor and the optional integrations."""
+
+    model_config = SettingsConfigDict(env_file=None, extra="ignore", case_sensitive=False)
+
+    data_dir: Path = Field(REPO_ROOT / "var", description="Where the SQLite file and job scratch live.")
+    database_url: str = Field("", description="SQLAlchemy URL; empty means sqlite:///DATA_DIR/playground.db.")
+    executor: Literal["embedded", "inline"] = Field(
+        "embedded", description="embedded: one spawned process per job; inline: in-process (tests only)."
+    )
+    max_workers: int = Field(2, ge=1, le=64, description="Jobs that run at once.")
+    job_timeout_s: float = Field(300.0, gt=0, le=24 * 3600, description="Wall-clock limit of one job.")
+    job_memory_mb: int = Field(4096, ge=64, le=1024 * 1024, description="Address-space limit of one job.")
+    cancel_grace_s: float = Field(3.0, ge=0, le=60, description="Time a cancelled job has to stop before it is killed.")
+    progress_interval_s: float = Field(0.2, ge=0, le=10, description="Minimum time between progress writes of one job.")
+    warm_workers: int = Field(1, ge=0, le=8, description="Spare job processes started ahead of time (hides start-up).")
+    preload_methods: bool = Field(True, description="Import the method packages in warm job processes ahead of time.")
+    extra_methods: str = Field("", description="Comma-separated extra modules exposing SPEC (used by tests).")
+    backend_url: str = Field("http://127.0.0.1:8000", description="Where the front end finds the model server.")
+    llm_base_url: str = Field("", description="OpenAI-compatible endpoint for the optional LLM proposers.")
+    llm_model: str = Field("", description="Model name for the LLM proposers.")
+    lean_project: str = Field("", description="A prebuilt Lean 4 + Mathlib project used to check proofs.")
+    lean_cmd: str = Field("lake", description="The lake executable used to run Lean.")
+    max_result_mb: int = Field(64, ge=1, le=1024, description="Largest result + artifacts a job may store.")
+
+    @field_validator("data_dir")
+    @classmethod
+    def _absolute(cls, value: Path) -> Path:
+        return value.expanduser().resolve()
+
+    @property
+    def resolved_database_url(self) -> str:
+        if self.database_url:
+            return self.database_url
+        return f"sqlite:///{self.data_dir / 'playground.db'}"
+
+    def extra_method_modules(self) -> list[str]:
+        return [name.strip() for name in self.extra_methods.split(",") if name.strip()]
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    """The process-wide settings (tests build their own Settings instead)."""
+    return Settings()

@@ -1,0 +1,141 @@
+"""The jobs repository: the job state machine, one named method per transition."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+from sqlalchemy import delete, func, select, update
+from sqlalchemy.orm import Session
+
+from db.tables import Artifact, Job, utcnow
+
+__all__ = ["INTERRUPTED_MESSAGE", "JobRepository", "JobStatus", "TERMINAL"]
+
+INTERRUPTED_MESSAGE = "interrupted by a server restart"
+
+
+class JobStatus(StrEnum):
+    QUEUED = "queued"
+    RUNNING = "running"
+    SUCCEEDED = "succeeded"
+    FAILED = "failed"
+    CANCELLED = "cancelled"
+    TIMED_OUT = "timed_out"
+
+
+TERMINAL = frozenset({JobStatus.SUCCEEDED, JobStatus.FAILED, JobStatus.CANCELLED, JobStatus.TIMED_OUT})
+_ACTIVE = (JobStatus.QUEUED.value, JobStatus.RUNNING.value)
+
+
+class JobRepository:
+    """Reads and state transitions of jobs inside one short-lived session (the caller commits)."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    # reads
+    def get(self, job_id: str) -> Job | None:
+        return self.session.get(Job, job_id)
+
+    def list(self, method: str | None = None, owner: str | None = None, limit: int = 20) -> tuple[Sequence[Job], int]:
+        query = select(Job)
+        count = select(func.count()).select_from(Job)
+        if method:
+            query, count = query.where(Job.method == method), count.where(Job.method == method)
+        if owner:
+            query, count = query.where(Job.owner == owner), count.where(Job.owner == owner)
+        rows = self.session.scalars(query.order_by(Job.created_at.desc()).limit(limit)).all()
+        return rows, int(self.session.scalar(count) or 0)
+
+    def artifact(self, job_id: str, name: str) -> Artifact | None:
+        return self.session.get(Artifact, (job_id, name))
+
+    def artifacts(self, job_id: str) -> Sequence[Artifact]:
+        return self.session.scalars(select(Artifact).where(Artifact.job_id == job_id).order_by(Artifact.name)).all()
+
+    def artifact_names(self, job_id: str) -> list[str]:
+        return list(self.session.scalars(select(Artifact.name).where(Artifact.job_id == job_id)).all())
+
+    def status_of(self, job_id: str) -> tuple[str, bool] | None:
+        row = self.session.execute(select(Job.status, Job.cancel_requested).where(Job.id == job_id)).first()
+        return None if row is None else (row[0], bool(row[1]))
+
+    # transitions
+    def create(self, method: str, params: Mapping[str, Any], owner: str = "") -> Job:
+        job = Job(method=method, params=dict(params), owner=owner, status=JobStatus.QUEUED.value, message="queued")
+        self.session.add(job)
+        self.session.flush()
+        return job
+
+    def mark_running(self, job_id: str) -> bool:
+        """queued -> running; False when the job was cancelled before it started."""
+        done = self.session.execute(
+            update(Job)
+            .where(Job.id == job_id, Job.status == JobStatus.QUEUED.value)
+            .values(status=JobStatus.RUNNING.value, started_at=utcnow(), message="started")
+        )
+        return bool(done.rowcount)
+
+    def set_progress(self, job_id: str, fraction: float, message: str) -> None:
+        self.session.execute(
+            update(Job)
+            .where(Job.id == job_id, Job.status == JobStatus.RUNNING.value)
+            .values(progress=min(max(fraction, 0.0), 1.0), message=message[:500])
+        )
+
+    def succeed(
+        self,
+        job_id: str,
+        result: dict[str, Any],
+        metrics: dict[str, Any],
+        figures: dict[str, Any],
+        artifacts: Mapping[str, tuple[str, bytes]],
+    ) -> None:
+        self._finish(job_id, JobStatus.SUCCEEDED, "done", result=result, metrics=metrics, figures=figures, progress=1.0)
+        self.session.execute(delete(Artifact).where(Artifact.job_id == job_id))
+        for name, (media_type, content) in artifacts.items():
+            self.session.add(Artifact(job_id=job_id, name=name, media_type=media_type, content=content))
+
+    def fail(self, job_id: str, error: str) -> None:
+        self._finish(job_id, JobStatus.FAILED, error, error=error)
+
+    def time_out(self, job_id: str, limit_s: float) -> None:
+        error = f"the job ran past its time limit of {limit_s:g} s and was stopped"
+        self._finish(job_id, JobStatus.TIMED_OUT, error, error=error)
+
+    def cancel(self, job_id: str) -> None:
+        self._finish(job_id, JobStatus.CANCELLED, "cancelled by the user", error="cancelled by the user")
+
+    def request_cancel(self, job_id: str) -> str | None:
+        """Flag a job for cancellation; a queued job is cancelled at once. Returns the new status."""
+        job = self.get(job_id)
+        if job is None:
+            return None
+        if job.status == JobStatus.QUEUED.value:
+            self.cancel(job_id)
+        elif job.status == JobStatus.RUNNING.value:
+            job.cancel_requested = True
+            job.message = "cancelling"
+        self.session.flush()
+        self.session.refresh(job)
+        return job.status
+
+    def recover_interrupted(self) -> int:
+        """Mark jobs a dead server left queued or running as failed; returns how many."""
+        done = self.session.execute(
+            update(Job)
+            .where(Job.status.in_(_ACTIVE))
+            .values(status=JobStatus.FAILED.value, error=INTERRUPTED_MESSAGE, message=INTERRUPTED_MESSAGE, finished_at=utcnow())
+        )
+        return int(done.rowcount or 0)
+
+    def _finish(self, job_id: str, status: JobStatus, message: str, **values: Any) -> None:
+        finished: datetime = utcnow()
+        self.session.execute(
+            update(Job)
+            .where(Job.id == job_id, Job.status.in_(_ACTIVE))
+            .values(status=status.value, message=message[:500], finished_at=finished, **values)
+        )

@@ -1,0 +1,89 @@
+"""Shared fixtures: settings on a temp SQLite file, an API client, and a live backend for page tests."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")  # before numpy/torch are imported anywhere
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+from fastapi.testclient import TestClient
+
+from backend.main import create_app
+from backend.settings import Settings
+
+TOY = "tests.toy_method"
+
+
+def make_settings(data_dir: Path, **overrides: Any) -> Settings:
+    values: dict[str, Any] = {"data_dir": data_dir, "extra_methods": TOY, "max_workers": 2, "job_timeout_s": 60,
+                              "job_memory_mb": 1024, "warm_workers": 1, "preload_methods": False,
+                              "progress_interval_s": 0.0, "cancel_grace_s": 2.0}
+    values.update(overrides)
+    return Settings(**values)
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    return make_settings(tmp_path)
+
+
+@pytest.fixture
+def api(settings: Settings) -> Iterator[TestClient]:
+    """TestClient over the real app with the embedded (process-per-job) executor."""
+    with TestClient(create_app(settings)) as client:
+        yield client
+
+
+def wait_for(client: TestClient, job_id: str, statuses: set[str], timeout_s: float = 60) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        job = client.get(f"/api/jobs/{job_id}").json()
+        if job["status"] in statuses:
+            return job
+        time.sleep(0.05)
+    raise AssertionError(f"job {job_id} did not reach {statuses}; last: {job}")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def live_backend(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The real backend on a free port (inline executor, temp SQLite); sets BACKEND_URL."""
+    settings = make_settings(tmp_path_factory.mktemp("live"), executor="inline")
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(url + "/healthz", timeout=1).status_code == 200:
+                break
+        except httpx.TransportError:
+            time.sleep(0.1)
+    else:
+        raise RuntimeError("the live backend did not start")
+    previous = os.environ.get("BACKEND_URL")
+    os.environ["BACKEND_URL"] = url
+    yield url
+    if previous is None:
+        os.environ.pop("BACKEND_URL", None)
+    else:
+        os.environ["BACKEND_URL"] = previous
+    server.should_exit = True
+    thread.join(10)

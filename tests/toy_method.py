@@ -1,0 +1,62 @@
+"""A test-only method that exercises the whole job lifecycle (success, failure, crash, sleep, memory)."""
+
+from __future__ import annotations
+
+import time
+from typing import Literal
+
+import plotly.graph_objects as go
+from pydantic import BaseModel, ConfigDict, Field
+
+from models.common import Artifact, MethodInputError, MethodResult, MethodSpec, Paper, Progress
+
+__all__ = ["SPEC"]
+
+
+class Params(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    behaviour: Literal["ok", "fail", "crash", "sleep", "memory"] = Field("ok", description="What the run does.")
+    steps: int = Field(4, ge=1, le=1000, description="Progress steps.")
+    step_s: float = Field(0.0, ge=0, le=5, description="Seconds per step.")
+    memory_mb: int = Field(0, ge=0, le=65536, description="Megabytes to allocate (behaviour=memory).")
+    seed: int = Field(0, ge=0, le=2**31 - 1, description="Seed (unused; part of the contract).")
+
+
+class Result(MethodResult):
+    steps_done: int
+    total: int
+
+    def metrics(self) -> dict[str, float | int | str]:
+        return {"Steps done": self.steps_done, "Sum of 1..steps": self.total}
+
+    def artifacts(self) -> dict[str, Artifact]:
+        return {"steps.csv": Artifact.csv("step\n" + "".join(f"{i}\n" for i in range(self.steps_done)))}
+
+
+def run(params: Params, progress: Progress) -> Result:
+    if params.behaviour == "fail":
+        raise MethodInputError("behaviour 'fail' asks for a failure: this message is for the user")
+    if params.behaviour == "crash":
+        raise ZeroDivisionError("boom")
+    if params.behaviour == "memory":
+        hog = bytearray(params.memory_mb * 2**20)
+        hog[-1] = 1
+    steps = params.steps if params.behaviour != "sleep" else 10**6
+    for step in range(steps):
+        progress(step / steps, f"step {step + 1} of {steps}")
+        time.sleep(params.step_s)
+    return Result(steps_done=params.steps, total=params.steps * (params.steps + 1) // 2)
+
+
+def figures(result: Result) -> dict[str, go.Figure]:
+    figure = go.Figure(go.Bar(x=list(range(result.steps_done)), y=list(range(result.steps_done))))
+    figure.update_layout(title="Steps", xaxis_title="step", yaxis_title="index")
+    return {"steps": figure}
+
+
+SPEC = MethodSpec(
+    name="toy", title="Toy method (tests)", paper=Paper(title="A toy", authors="Tests"),
+    summary="Counts steps. Used only by the tests.", params_model=Params, result_model=Result, run=run,
+    figures=figures, section="Tests", about="1. Count.\n2. Stop.", examples=lambda: {"Quick": {"steps": 3}},
+)
