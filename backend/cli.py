@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import sys
 from pathlib import Path
 from typing import Any
@@ -11,7 +12,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from backend.jobs.service import describe_validation_error
-from backend.registry import discover
+from backend.registry import Registry, discover
 from backend.settings import get_settings
 from models.common import MethodInputError
 
@@ -32,8 +33,17 @@ def _progress(fraction: float, message: str = "") -> None:
     print(f"[{fraction * 100:5.1f}%] {message}", file=sys.stderr, flush=True)
 
 
+def _registry() -> Registry:
+    """All loadable methods; a method package that fails to import is simply not listed here."""
+    logging.disable(logging.ERROR)
+    try:
+        return discover(get_settings().extra_method_modules())
+    finally:
+        logging.disable(logging.NOTSET)
+
+
 def _run(name: str, raw_params: str, out: Path | None, quiet: bool) -> int:
-    registry = discover(get_settings().extra_method_modules())
+    registry = _registry()
     method = registry.get(name)
     if method is None:
         return _fail(f"unknown method {name!r}; available methods: {', '.join(registry.names())}")
@@ -52,6 +62,9 @@ def _run(name: str, raw_params: str, out: Path | None, quiet: bool) -> int:
         result = spec.run(params, (lambda f, m="": None) if quiet else _progress)
     except MethodInputError as exc:
         return _fail(str(exc))
+    except MemoryError:
+        print("error: the method ran out of memory; try smaller settings", file=sys.stderr)
+        return 1
     print(json.dumps(result.model_dump(mode="json"), indent=2))
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
@@ -73,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--quiet", action="store_true", help="no progress on stderr")
     args = parser.parse_args(argv)
     if args.command == "methods":
-        registry = discover(get_settings().extra_method_modules())
+        registry = _registry()
         listing = [{"name": m.spec.name, "title": m.spec.title, "section": m.spec.section,
                     "summary": m.spec.summary, "paper": m.spec.paper.citation()} for m in registry.ordered()]
         print(json.dumps(listing, indent=2))

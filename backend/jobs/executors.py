@@ -141,8 +141,6 @@ class EmbeddedExecutor:
     def _run_in_process(self, job_id: str, module: str, params: dict[str, Any], running: _Running) -> None:
         settings = self.settings
         warm = self._take_process()
-        with running.lock:
-            running.warm = warm
         conn, process = warm.conn, warm.process
         deadline = time.monotonic() + settings.job_timeout_s
         try:
@@ -152,8 +150,10 @@ class EmbeddedExecutor:
                         raise RuntimeError("the job process did not start")
                 conn.recv()
             conn.send(("job", module, params, settings.job_memory_mb, settings.max_result_mb))
-            if running.cancel_at is not None:
-                conn.send(("cancel",))
+            with running.lock:  # from here on, cancel() talks to the process directly
+                running.warm = warm
+                if running.cancel_at is not None:
+                    conn.send(("cancel",))
             self._follow(job_id, warm, running, deadline)
         finally:
             _stop(process, 1.0)
@@ -170,7 +170,7 @@ class EmbeddedExecutor:
                 except (EOFError, OSError):
                     message = None
                 if message is None:
-                    self.store.finish(job_id, self._died(process))
+                    self.store.finish(job_id, self._died(process, running))
                     return
                 if message[0] == "progress":
                     self.store.progress(job_id, message[1], message[2])
@@ -192,11 +192,13 @@ class EmbeddedExecutor:
                 self.store.finish(job_id, Outcome("cancelled"))
                 return
             if not process.is_alive() and not conn.poll(0):
-                self.store.finish(job_id, self._died(process))
+                self.store.finish(job_id, self._died(process, running))
                 return
 
-    def _died(self, process: BaseProcess) -> Outcome:
+    def _died(self, process: BaseProcess, running: _Running) -> Outcome:
         process.join(0.5)
+        if running.cancel_at is not None:
+            return Outcome("cancelled")
         code = process.exitcode
         return Outcome(
             "failed",

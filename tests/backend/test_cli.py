@@ -1,0 +1,51 @@
+"""CLI exit codes and output."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def cli(*args: str, tmp: Path) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, EXTRA_METHODS="tests.toy_method", DATA_DIR=str(tmp))
+    return subprocess.run([sys.executable, "-m", "backend.cli", *args], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=300)
+
+
+def test_methods_lists_json(tmp_path: Path) -> None:
+    done = cli("methods", tmp=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "toy" in [m["name"] for m in json.loads(done.stdout)]
+
+
+def test_run_prints_result_and_writes_artifacts_and_figures(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    done = cli("run", "toy", "--params", '{"steps": 4}', "--out", str(out), tmp=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {"steps_done": 4, "total": 10}
+    assert {p.name for p in out.iterdir()} == {"result.json", "steps.csv", "steps.html"}
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("run", "nope"), "unknown method 'nope'"),
+        (("run", "toy", "--params", "{oops"), "--params is not valid JSON"),
+        (("run", "toy", "--params", "[1]"), "--params must be a JSON object"),
+        (("run", "toy", "--params", '{"steps": 0}'), "steps: Input should be greater than or equal to 1"),
+        (("run", "toy", "--params", '{"behaviour": "fail"}'), "behaviour 'fail' asks for a failure"),
+        (("frobnicate",), "invalid choice"),
+    ],
+)
+def test_bad_input_exits_2_with_one_line(tmp_path: Path, args: tuple[str, ...], message: str) -> None:
+    done = cli(*args, tmp=tmp_path)
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], done.stderr

@@ -1,0 +1,131 @@
+"""The job lifecycle through the API, with the real process-per-job executor and the toy method."""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+from pathlib import Path
+
+from fastapi.testclient import TestClient
+
+from backend.main import create_app
+from db.jobs import INTERRUPTED_MESSAGE, JobRepository
+from db.session import make_engine, make_session_factory, upgrade_to_head
+from tests.conftest import make_settings, wait_for
+
+
+def submit(api: TestClient, **params: object) -> str:
+    response = api.post("/api/jobs", json={"method": "toy", "params": params})
+    assert response.status_code == 202, response.text
+    return str(response.json()["id"])
+
+
+def test_success_reports_progress_and_stores_artifacts(api: TestClient) -> None:
+    job_id = submit(api, steps=20, step_s=0.1)
+    running = wait_for(api, job_id, {"running"})
+    seen_progress = set()
+    job = running
+    while job["status"] == "running":
+        seen_progress.add(round(job["progress"], 2))
+        job = api.get(f"/api/jobs/{job_id}", params={"view": "status"}).json()
+    job = wait_for(api, job_id, {"succeeded"})
+    assert any(0 < p < 1 for p in seen_progress), seen_progress
+    assert job["progress"] == 1.0
+    assert job["result"] == {"steps_done": 20, "total": 210}
+    assert job["metrics"] == {"Steps done": 20, "Sum of 1..steps": 210}
+    assert set(job["figures"]) == {"steps"}
+    assert job["artifacts"] == ["result.json", "steps.csv"]
+    csv = api.get(f"/api/jobs/{job_id}/artifacts/steps.csv")
+    assert csv.status_code == 200
+    assert csv.text.splitlines()[:3] == ["step", "0", "1"]
+    assert 'filename="steps.csv"' in csv.headers["content-disposition"]
+    assert api.get(f"/api/jobs/{job_id}/artifacts/missing.csv").status_code == 404
+
+
+def test_method_input_error_fails_the_job_with_its_message(api: TestClient) -> None:
+    job = wait_for(api, submit(api, behaviour="fail"), {"failed", "succeeded"})
+    assert job["status"] == "failed"
+    assert job["error"] == "behaviour 'fail' asks for a failure: this message is for the user"
+
+
+def test_a_crashing_method_fails_cleanly_and_the_server_keeps_serving(api: TestClient) -> None:
+    job = wait_for(api, submit(api, behaviour="crash"), {"failed", "succeeded"})
+    assert job["status"] == "failed"
+    assert "ZeroDivisionError" in job["error"] and "Traceback" not in job["error"]
+    assert wait_for(api, submit(api, steps=2), {"succeeded", "failed"})["status"] == "succeeded"
+
+
+def test_timeout_stops_the_job(tmp_path: Path) -> None:
+    with TestClient(create_app(make_settings(tmp_path, job_timeout_s=1.5))) as api:
+        job = wait_for(api, submit(api, behaviour="sleep", step_s=0.05), {"timed_out", "succeeded", "failed"}, 30)
+        assert job["status"] == "timed_out"
+        assert "time limit of 1.5 s" in job["error"]
+
+
+def test_memory_cap_fails_the_job_not_the_server(tmp_path: Path) -> None:
+    with TestClient(create_app(make_settings(tmp_path, job_memory_mb=200))) as api:
+        job = wait_for(api, submit(api, behaviour="memory", memory_mb=2000), {"failed", "succeeded"}, 30)
+        assert job["status"] == "failed"
+        assert "memory" in job["error"]
+        small = wait_for(api, submit(api, behaviour="memory", memory_mb=20), {"failed", "succeeded"}, 30)
+        assert small["status"] == "succeeded"
+
+
+def test_cancel_stops_a_running_job(api: TestClient) -> None:
+    job_id = submit(api, behaviour="sleep", step_s=0.05)
+    wait_for(api, job_id, {"running"})
+    response = api.delete(f"/api/jobs/{job_id}")
+    assert response.status_code == 200
+    job = wait_for(api, job_id, {"cancelled", "failed", "succeeded"}, 20)
+    assert job["status"] == "cancelled", job["error"]
+    assert api.delete("/api/jobs/does-not-exist").status_code == 404
+
+
+def test_cancel_a_job_that_ignores_progress_is_killed_after_the_grace(tmp_path: Path) -> None:
+    with TestClient(create_app(make_settings(tmp_path, cancel_grace_s=0.5))) as api:
+        job_id = submit(api, steps=1, step_s=5.0)  # one long step: progress is not called during it
+        wait_for(api, job_id, {"running"})
+        api.delete(f"/api/jobs/{job_id}")
+        job = wait_for(api, job_id, {"cancelled", "succeeded", "failed"}, 10)
+        assert job["status"] == "cancelled", job["error"]
+
+
+def test_restart_marks_running_jobs_interrupted(tmp_path: Path) -> None:
+    settings = make_settings(tmp_path)
+    url = settings.resolved_database_url
+    upgrade_to_head(url)
+    sessions = make_session_factory(make_engine(url))
+    with sessions.begin() as session:
+        repo = JobRepository(session)
+        job_id = repo.create("toy", {"steps": 1}).id
+        repo.mark_running(job_id)
+    with TestClient(create_app(settings)) as api:
+        job = api.get(f"/api/jobs/{job_id}").json()
+        assert job["status"] == "failed"
+        assert job["error"] == INTERRUPTED_MESSAGE
+        assert wait_for(api, submit(api, steps=1), {"succeeded", "failed"})["status"] == "succeeded"
+
+
+def test_export_zip_holds_params_result_and_artifacts(api: TestClient) -> None:
+    job_id = submit(api, steps=3)
+    wait_for(api, job_id, {"succeeded"})
+    response = api.get(f"/api/jobs/{job_id}/export.zip")
+    assert response.status_code == 200
+    assert response.headers["content-type"] == "application/zip"
+    bundle = zipfile.ZipFile(io.BytesIO(response.content))
+    assert set(bundle.namelist()) == {"params.json", "job.json", "artifacts/result.json", "artifacts/steps.csv"}
+    assert json.loads(bundle.read("params.json"))["params"]["steps"] == 3
+    assert json.loads(bundle.read("artifacts/result.json")) == {"steps_done": 3, "total": 6}
+
+
+def test_history_lists_jobs_of_a_method_newest_first(api: TestClient) -> None:
+    first = submit(api, steps=1)
+    wait_for(api, first, {"succeeded"})
+    second = api.post("/api/jobs", json={"method": "toy", "params": {"steps": 2}, "owner": "alice"}).json()["id"]
+    wait_for(api, second, {"succeeded"})
+    history = api.get("/api/jobs", params={"method": "toy"}).json()
+    assert history["count"] == 2
+    assert [job["id"] for job in history["data"]] == [second, first]
+    mine = api.get("/api/jobs", params={"method": "toy", "owner": "alice"}).json()
+    assert [job["id"] for job in mine["data"]] == [second]
