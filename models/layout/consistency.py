@@ -1,0 +1,217 @@
+"""Consistency first: contradiction oracle, minimal conflict sets (MUS) and the fewest relations to drop."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from models.layout.resolve import AxisEdge, axis_constraints, grounded, yaw_pins
+from models.layout.scene import COMPASS, EGOCENTRIC, Relation, Scene
+
+__all__ = ["Conflict", "ConsistencyReport", "check_consistency", "find_inconsistency", "infeasibility"]
+
+_AXIS = ("x (west-east)", "y (south-north)", "z (height)")
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """A set of relation indices that cannot hold together, and why."""
+
+    relations: frozenset[int]
+    reason: str
+
+
+def _negative_cycle(n: int, edges: list[AxisEdge]) -> list[AxisEdge] | None:
+    """Return the edges of a negative cycle of the difference-constraint graph (Bellman-Ford), if any."""
+    nodes = n + 1  # node n stands for the origin (-1)
+    dist = [0.0] * nodes
+    pred: list[AxisEdge | None] = [None] * nodes
+    last = -1
+    for _ in range(nodes):
+        last = -1
+        for e in edges:
+            u, v = e.u % nodes if e.u >= 0 else n, e.v if e.v >= 0 else n
+            if dist[u] + e.weight < dist[v] - 1e-9:
+                dist[v] = dist[u] + e.weight
+                pred[v] = e
+                last = v
+        if last < 0:
+            return None
+    node = last
+    for _ in range(nodes):  # step back into the cycle
+        edge = pred[node]
+        assert edge is not None
+        node = edge.u if edge.u >= 0 else n
+    cycle: list[AxisEdge] = []
+    cur = node
+    while True:
+        edge = pred[cur]
+        assert edge is not None
+        cycle.append(edge)
+        cur = edge.u if edge.u >= 0 else n
+        if cur == node:
+            return cycle
+
+
+def find_inconsistency(scene: Scene, relations: list[Relation], subset: list[int],
+                       floor_objects: list[bool] | None = None) -> Conflict | None:
+    """Return one witness conflict inside `subset` (a superset of some minimal conflict), or None."""
+    index = scene.index()
+    _, clashes = yaw_pins(scene, relations, subset)
+    for first, second in clashes:
+        return Conflict(frozenset({second} | ({first} - {None})), "the object cannot face both ways")  # type: ignore[operator]
+    by_pair: dict[frozenset[str], list[int]] = {}
+    for k in subset:
+        rel = relations[k]
+        if rel.b is not None:
+            by_pair.setdefault(frozenset((rel.a, rel.b)), []).append(k)
+    opposite = {("left_of", "right_of"), ("in_front_of", "behind")}
+    directional = set(EGOCENTRIC) | set(COMPASS)
+    for group in by_pair.values():
+        for i, j in itertools.combinations(group, 2):
+            ri, rj = relations[i], relations[j]
+            types = {ri.type, rj.type}
+            same_roles = ri.a == rj.a
+            if same_roles and (tuple(sorted(types)) in {tuple(sorted(p)) for p in opposite}):
+                return Conflict(frozenset({i, j}), "directly opposite relations")
+            if types == {"near", "far"}:
+                return Conflict(frozenset({i, j}), "near and far at once")
+            if "on_top_of" in types and (types & (directional | {"far"})):
+                return Conflict(frozenset({i, j}), "on top of an object yet beside or far from it")
+    edges = axis_constraints(scene, relations, subset)
+    for axis in (0, 1, 2):
+        cycle = _negative_cycle(len(scene.objects), [e for e in edges if e.axis == axis])
+        if cycle is not None:
+            why = frozenset().union(*(e.reasons for e in cycle))
+            kind = "support cycle or stack taller than the ceiling" if axis == 2 else f"order cycle along {_AXIS[axis]}"
+            return Conflict(why, kind)
+    on_floor = floor_objects if floor_objects is not None else grounded(scene, relations)
+    runs: dict[str, list[int]] = {}
+    for k in subset:
+        rel = relations[k]
+        if rel.type == "against_wall" and rel.wall is not None and on_floor[index[rel.a]]:
+            runs.setdefault(rel.wall, []).append(k)
+    for wall, ks in runs.items():
+        length = scene.room.width if wall in ("south", "north") else scene.room.depth
+        members = {index[relations[k].a]: k for k in ks}
+        total = sum(scene.objects[i].width for i in members)
+        if total > length + 0.02:
+            return Conflict(frozenset(members.values()), f"objects against the {wall} wall are longer than it")
+    return None
+
+
+def _shrink(candidate: list[int], inconsistent: Callable[[list[int]], bool]) -> list[int]:
+    """Deletion-based MUS extraction: drop each relation whose removal keeps the set inconsistent."""
+    core = sorted(candidate)
+    i = 0
+    while i < len(core):
+        trial = core[:i] + core[i + 1:]
+        if inconsistent(trial):
+            core = trial
+        else:
+            i += 1
+    return core
+
+
+def _min_hitting_set(sets: list[frozenset[int]], budget: int = 200_000) -> set[int]:
+    """Return a smallest set meeting every set (exhaustive by size, greedy beyond the budget);
+    ties prefer dropping later relations."""
+    universe = sorted(set().union(*sets), reverse=True)
+    tried = 0
+    for size in range(1, len(universe) + 1):
+        for combo in itertools.combinations(universe, size):
+            tried += 1
+            if tried > budget:
+                break
+            chosen = set(combo)
+            if all(s & chosen for s in sets):
+                return chosen
+        if tried > budget:
+            break
+    chosen: set[int] = set()
+    remaining = list(sets)
+    while remaining:
+        best = max(universe, key=lambda x: sum(x in s for s in remaining))
+        chosen.add(best)
+        remaining = [s for s in remaining if best not in s]
+    return chosen
+
+
+@dataclass
+class ConsistencyReport:
+    """Minimal conflict sets found, their reasons, and a minimum set of relations whose removal
+    restores consistency (the "revise" suggestion)."""
+
+    conflicts: list[list[int]] = field(default_factory=list)
+    reasons: list[str] = field(default_factory=list)
+    drop: list[int] = field(default_factory=list)
+
+    @property
+    def consistent(self) -> bool:
+        return not self.conflicts
+
+
+def check_consistency(scene: Scene, relations: list[Relation], max_rounds: int = 60) -> ConsistencyReport:
+    """Find minimal conflicts by implicit hitting sets: drop a minimum hitting set of the conflicts
+    known so far, look for a new witness in what is left, shrink it to a MUS, repeat."""
+    floor = grounded(scene, relations)
+    everything = list(range(len(relations)))
+
+    def inconsistent(subset: list[int]) -> bool:
+        return find_inconsistency(scene, relations, subset, floor) is not None
+
+    report = ConsistencyReport()
+    found: list[frozenset[int]] = []
+    drop: set[int] = set()
+    for _ in range(max_rounds):
+        kept = [k for k in everything if k not in drop]
+        witness = find_inconsistency(scene, relations, kept, floor)
+        if witness is None:
+            break
+        start = sorted(witness.relations) if inconsistent(sorted(witness.relations)) else kept
+        core = _shrink(start, inconsistent)
+        if not core or frozenset(core) in found:
+            break
+        found.append(frozenset(core))
+        final = find_inconsistency(scene, relations, core, floor)
+        report.conflicts.append(core)
+        report.reasons.append(final.reason if final else witness.reason)
+        drop = _min_hitting_set(found)
+    report.drop = sorted(drop) if found else []
+    return report
+
+
+def _fits(width: float, depth: float, room_w: float, room_d: float, yaw: float | None) -> bool:
+    yaws = [yaw] if yaw is not None else [0.25 * k for k in range(361)]
+    for y in yaws:
+        t = math.radians(y)
+        c, s = abs(math.cos(t)), abs(math.sin(t))
+        if width * c + depth * s <= room_w + 0.02 and width * s + depth * c <= room_d + 0.02:
+            return True
+    return False
+
+
+def infeasibility(scene: Scene, relations: list[Relation]) -> tuple[list[str], list[str]]:
+    """Return (reasons, objects) that make the scene infeasible whatever the relations say."""
+    room = scene.room
+    reasons: list[str] = []
+    culprits: list[str] = []
+    for obj in scene.objects:
+        if obj.height > room.height + 0.01:
+            reasons.append(f"{obj.name} is {obj.height:.2f} m tall, above the {room.height:.2f} m ceiling")
+            culprits.append(obj.name)
+        if not _fits(obj.width, obj.depth, room.width, room.depth, obj.yaw):
+            reasons.append(
+                f"{obj.name} ({obj.width:.2f} x {obj.depth:.2f} m) does not fit in the "
+                f"{room.width:.2f} x {room.depth:.2f} m room at any yaw")
+            if obj.name not in culprits:
+                culprits.append(obj.name)
+    floor = grounded(scene, relations)
+    area = sum(o.width * o.depth for o, f in zip(scene.objects, floor, strict=True) if f)
+    if area > room.width * room.depth:
+        names = [o.name for o, f in zip(scene.objects, floor, strict=True) if f]
+        reasons.append(f"objects on the floor cover {area:.2f} m^2, more than the {room.width * room.depth:.2f} m^2 floor")
+        culprits.extend(n for n in names if n not in culprits)
+    return reasons, culprits

@@ -1,0 +1,121 @@
+"""Exact checks of every relation type by the geometric definitions of the R^3L contract."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from models.layout.geometry import footprint, footprint_gap, frame
+from models.layout.scene import Relation
+
+__all__ = [
+    "FACING_DEG",
+    "NEAR_GAP",
+    "FAR_GAP",
+    "SLACK",
+    "WALL_DEG",
+    "WALL_DIST",
+    "WALL_NORMAL_IN",
+    "check_relation",
+    "check_all",
+]
+
+SLACK = 0.02  # m, directional and support slack
+FACING_DEG = 30.0
+NEAR_GAP = 1.0
+FAR_GAP = 1.5
+WALL_DIST = 0.10
+WALL_DEG = 10.0
+# Inward normal of each wall (the direction an object against that wall faces).
+WALL_NORMAL_IN: dict[str, tuple[float, float]] = {
+    "south": (0.0, 1.0),
+    "north": (0.0, -1.0),
+    "west": (1.0, 0.0),
+    "east": (-1.0, 0.0),
+}
+
+
+def _angle_deg(u: np.ndarray, v: np.ndarray) -> float:
+    nu, nv = float(np.linalg.norm(u)), float(np.linalg.norm(v))
+    if nu < 1e-12 or nv < 1e-12:
+        return 180.0
+    return math.degrees(math.acos(float(np.clip(np.dot(u, v) / (nu * nv), -1.0, 1.0))))
+
+
+def _wall_distance(corners: np.ndarray, wall: str, room: tuple[float, float, float]) -> float:
+    """Distance from the wall to the nearest footprint point (negative when a corner pokes through)."""
+    if wall == "south":
+        return float(corners[:, 1].min())
+    if wall == "north":
+        return float(room[1] - corners[:, 1].max())
+    if wall == "west":
+        return float(corners[:, 0].min())
+    return float(room[0] - corners[:, 0].max())
+
+
+def check_relation(
+    rel: Relation, index: dict[str, int], poses: np.ndarray, sizes: np.ndarray, room: tuple[float, float, float]
+) -> bool:
+    """Return whether `rel` holds for poses (N, 4: x, y, z, yaw deg) and sizes (N, 3: w, d, h).
+
+    Definitions follow the R^3L relation vocabulary (Sec. 3 of the paper) with the contract's slacks.
+    """
+    ia = index[rel.a]
+    pa = poses[ia]
+    wa, da, _ = sizes[ia]
+    corners_a = footprint(pa[0], pa[1], pa[3], wa, da)
+    ca = pa[:2]
+    if rel.type == "against_wall":
+        assert rel.wall is not None
+        _, fwd = frame(pa[3])
+        dist = _wall_distance(corners_a, rel.wall, room)
+        return abs(dist) <= WALL_DIST and _angle_deg(fwd, np.array(WALL_NORMAL_IN[rel.wall])) <= WALL_DEG
+    if rel.type == "facing" and rel.wall is not None:
+        _, fwd = frame(pa[3])
+        toward = -np.array(WALL_NORMAL_IN[rel.wall])
+        return _angle_deg(fwd, toward) <= FACING_DEG
+    assert rel.b is not None
+    ib = index[rel.b]
+    pb = poses[ib]
+    wb, db, hb = sizes[ib]
+    cb = pb[:2]
+    rb, fb = frame(pb[3])
+    rel_corners = corners_a - cb
+    if rel.type == "left_of":
+        return bool((rel_corners @ rb <= -wb / 2 + SLACK).all())
+    if rel.type == "right_of":
+        return bool((rel_corners @ rb >= wb / 2 - SLACK).all())
+    if rel.type == "in_front_of":
+        return bool((rel_corners @ fb >= db / 2 - SLACK).all())
+    if rel.type == "behind":
+        return bool((rel_corners @ fb <= -db / 2 + SLACK).all())
+    corners_b = footprint(pb[0], pb[1], pb[3], wb, db)
+    if rel.type == "west_of":
+        return bool(corners_a[:, 0].max() <= corners_b[:, 0].min() + SLACK)
+    if rel.type == "east_of":
+        return bool(corners_a[:, 0].min() >= corners_b[:, 0].max() - SLACK)
+    if rel.type == "south_of":
+        return bool(corners_a[:, 1].max() <= corners_b[:, 1].min() + SLACK)
+    if rel.type == "north_of":
+        return bool(corners_a[:, 1].min() >= corners_b[:, 1].max() - SLACK)
+    if rel.type == "facing":
+        _, fwd = frame(pa[3])
+        return _angle_deg(fwd, cb - ca) <= FACING_DEG
+    if rel.type == "near":
+        return footprint_gap(corners_a, corners_b) <= NEAR_GAP
+    if rel.type == "far":
+        return footprint_gap(corners_a, corners_b) >= FAR_GAP
+    if rel.type == "on_top_of":
+        local = ca - cb
+        inside = abs(float(local @ rb)) <= wb / 2 + 1e-9 and abs(float(local @ fb)) <= db / 2 + 1e-9
+        return abs(pa[2] - (pb[2] + hb)) <= SLACK and inside
+    raise ValueError(f"unknown relation type {rel.type}")
+
+
+def check_all(
+    relations: list[Relation], index: dict[str, int], poses: np.ndarray, sizes: np.ndarray,
+    room: tuple[float, float, float],
+) -> list[bool]:
+    """Return the verdict of every relation, in order."""
+    return [bool(check_relation(r, index, poses, sizes, room)) for r in relations]
