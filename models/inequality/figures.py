@@ -1,0 +1,93 @@
+"""Figures: the Gram matrix heatmap, per-stage timings, and p along the line through a counterexample."""
+
+from __future__ import annotations
+
+import plotly.graph_objects as go
+
+from .result import Result
+
+__all__ = ["figures"]
+
+
+def _gram(result: Result) -> go.Figure:
+    labels = result.gram_labels
+    short = [label if len(label) <= 18 else label[:15] + "..." for label in labels]
+    fig = go.Figure(
+        go.Heatmap(
+            z=result.gram,
+            x=short,
+            y=short,
+            colorscale="RdBu",
+            zmid=0,
+            colorbar={"title": "entry"},
+            hovertemplate="row %{y}<br>column %{x}<br>Q = %{z:.4g}<extra></extra>",
+        )
+    )
+    fig.update_layout(
+        title="Gram matrix Q (p = z^T Q z over the basis z; blocks on the diagonal)",
+        xaxis_title="basis element z_j",
+        yaxis_title="basis element z_i",
+        yaxis_autorange="reversed",
+        height=520,
+    )
+    return fig
+
+
+def _stages(result: Result) -> go.Figure:
+    names = [s.name for s in result.stages]
+    fig = go.Figure(
+        go.Bar(
+            x=[s.seconds for s in result.stages],
+            y=names,
+            orientation="h",
+            text=[s.status for s in result.stages],
+            textposition="auto",
+            hovertext=[s.detail for s in result.stages],
+        )
+    )
+    fig.update_layout(
+        title="Time per pipeline stage",
+        xaxis_title="wall-clock time (s)",
+        yaxis_title="stage",
+        yaxis_autorange="reversed",
+        height=120 + 32 * len(names),
+    )
+    return fig
+
+
+def _slice(result: Result) -> go.Figure:
+    fig = go.Figure(go.Scatter(x=result.slice_t, y=result.slice_values, mode="lines", name="p(t x*)"))
+    if result.counterexample is not None:
+        fig.add_trace(
+            go.Scatter(
+                x=[1.0],
+                y=[float(eval_fraction(result.counterexample.value))],
+                mode="markers",
+                marker={"size": 11, "color": "crimson"},
+                name="counterexample (t = 1)",
+            )
+        )
+    fig.add_hline(y=0.0, line_dash="dot", line_color="gray")
+    fig.update_layout(
+        title="p along the line from the origin through the counterexample x*",
+        xaxis_title="t (point t * x*, dimensionless)",
+        yaxis_title="p(t x*)",
+    )
+    return fig
+
+
+def eval_fraction(text: str) -> float:
+    """'a/b' -> float (our own output format, never user text)."""
+    num, _, den = text.partition("/")
+    return int(num) / int(den or 1)
+
+
+def figures(result: Result) -> dict[str, go.Figure]:
+    """Gram heatmap (when a Gram matrix exists), stage timings, and the refutation slice."""
+    out: dict[str, go.Figure] = {}
+    if result.gram:
+        out["gram"] = _gram(result)
+    if result.slice_t:
+        out["slice"] = _slice(result)
+    out["stages"] = _stages(result)
+    return out

@@ -1,0 +1,144 @@
+"""Refuter: search for a rational point where p < 0, verified in exact arithmetic.
+
+NSPI (arXiv 2605.15445) runs a cheap falsification step before any proof search; here it is
+random restarts of a local minimiser on p / (1 + |x|^2)^(d/2), followed by rationalisation of the
+best point at increasing precision until the exact value is negative. Odd total degree is refuted
+directly along a ray where the leading form is negative.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+from scipy.optimize import minimize
+
+from .polynomial import Polynomial
+
+__all__ = ["Counterexample", "refute", "refute_odd_degree"]
+
+
+@dataclass(frozen=True)
+class Counterexample:
+    """An exact rational point and the exact (negative) value of p there."""
+
+    point: tuple[Fraction, ...]
+    value: Fraction
+    method: str
+
+
+class _NumericPoly:
+    """Vectorised float evaluation of p and its gradient."""
+
+    def __init__(self, poly: Polynomial) -> None:
+        self.exps, self.coeffs = poly.arrays()
+        self.degree = poly.degree()
+
+    def value(self, x: np.ndarray) -> float:
+        return float(self.coeffs @ np.prod(x[None, :] ** self.exps, axis=1))
+
+    def value_and_grad(self, x: np.ndarray) -> tuple[float, np.ndarray]:
+        powers = x[None, :] ** self.exps
+        monos = np.prod(powers, axis=1)
+        grad = np.zeros_like(x)
+        for k in range(x.size):
+            e = self.exps[:, k]
+            mask = e > 0
+            if not mask.any():
+                continue
+            reduced = self.exps[mask].copy()
+            reduced[:, k] -= 1
+            grad[k] = float((self.coeffs[mask] * e[mask]) @ np.prod(x[None, :] ** reduced, axis=1))
+        return float(self.coeffs @ monos), grad
+
+    def scaled(self, x: np.ndarray) -> tuple[float, np.ndarray]:
+        """p(x) / (1 + |x|^2)^(d/2) and its gradient: bounded, so minimisers stay finite."""
+        value, grad = self.value_and_grad(x)
+        half = self.degree / 2.0
+        w = 1.0 + float(x @ x)
+        scale = w**-half
+        return value * scale, grad * scale - value * half * 2.0 * x * w ** (-half - 1.0)
+
+
+def _rationalise(poly: Polynomial, x: np.ndarray) -> Counterexample | None:
+    """The simplest rational point near x with exact p < 0, if any."""
+    for bound in (1, 2, 4, 10, 100, 1000, 10**4, 10**6, 10**8, 10**12):
+        point = tuple(Fraction(float(v)).limit_denominator(bound) for v in x)
+        value = poly.evaluate(point)
+        if value < 0:
+            return Counterexample(point, value, "search")
+    return None
+
+
+def refute_odd_degree(poly: Polynomial) -> Counterexample:
+    """For odd total degree d: p(t u) ~ t^d p_d(u) with p_d(u) < 0 for a small integer u; grow t."""
+    degree = poly.degree()
+    lead = poly.homogeneous_part(degree)
+    n = len(poly.variables)
+    direction: tuple[Fraction, ...] | None = None
+    rng = np.random.default_rng(0)
+    # a nonzero form of degree d vanishes on at most a d/7 share of {-3..3}^n (Schwartz-Zippel)
+    for _ in range(400):
+        u = tuple(Fraction(int(e)) for e in rng.integers(-3, 4, size=n))
+        value = lead.evaluate(u)
+        if value != 0:
+            direction = u if value < 0 else tuple(-e for e in u)
+            break
+    if direction is None:
+        raise RuntimeError("no direction with nonzero leading form found")
+    t = Fraction(1)
+    while True:
+        point = tuple(t * e for e in direction)
+        value = poly.evaluate(point)
+        if value < 0:
+            return Counterexample(point, value, "odd degree")
+        t *= 2
+
+
+def refute(
+    poly: Polynomial,
+    starts: int,
+    seed: int,
+    check_cancel: Callable[[], None] | None = None,
+) -> Counterexample | None:
+    """A counterexample to p >= 0, or None when none was found (which proves nothing)."""
+    if poly.is_zero():
+        return None
+    n = len(poly.variables)
+    if poly.degree() % 2 == 1:
+        return refute_odd_degree(poly)
+    origin = tuple(Fraction(0) for _ in range(n))
+    if poly.evaluate(origin) < 0:
+        return Counterexample(origin, poly.evaluate(origin), "origin")
+    # small integer points first: cheap, exact, and they give the simplest counterexamples
+    grid = (0, 1, -1, 2, -2) if n <= 4 else (0, 1, -1)
+    for k, entries in enumerate(itertools.product(grid, repeat=n)):
+        if k >= 3**6:
+            break
+        point = tuple(Fraction(e) for e in entries)
+        value = poly.evaluate(point)
+        if value < 0:
+            return Counterexample(point, value, "grid")
+    numeric = _NumericPoly(poly)
+    rng = np.random.default_rng(seed)
+    scales = (0.5, 1.0, 2.0, 4.0)
+    best: tuple[float, np.ndarray] | None = None
+    for k in range(starts):
+        if check_cancel is not None:
+            check_cancel()
+        x0 = rng.normal(scale=scales[k % len(scales)], size=n)
+        res = minimize(numeric.scaled, x0, jac=True, method="L-BFGS-B", options={"maxiter": 200})
+        x = np.asarray(res.x, dtype=float)
+        value = numeric.value(x)
+        if not np.isfinite(value):
+            continue
+        if value < 0:
+            found = _rationalise(poly, x)
+            if found is not None:
+                return found
+        if best is None or value < best[0]:
+            best = (value, x)
+    return None

@@ -1,0 +1,73 @@
+"""SDP proposer: a numerical Gram matrix with the largest smallest-eigenvalue margin (cvxpy + Clarabel).
+
+NSPI's proposer stage: any approximate SOS decomposition will do, because exact refinement follows.
+Maximising t subject to Q_b - t I >= 0 keeps Q in the relative interior of the PSD cone when the
+feasible set has one, which is what the rounding step (Peyrl & Parrilo 2008) needs.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+
+import cvxpy as cp
+import numpy as np
+
+from .gram import GramSystem
+
+__all__ = ["SdpSolution", "solve_gram_sdp"]
+
+
+@dataclass
+class SdpSolution:
+    """Numerical blocks (in the target's own scale), the margin t and which solver answered."""
+
+    grams: list[np.ndarray]
+    margin: float  # smallest-eigenvalue margin in the normalised problem (target scaled to max |coef| 1)
+    solver: str
+    status: str
+
+    @property
+    def feasible(self) -> bool:
+        return self.margin > -1e-6
+
+
+def _solve_with(system: GramSystem, solver: str, scale: float) -> SdpSolution | None:
+    matrix, rhs, _offsets = system.float_system(scale)
+    variables = [cp.Variable((b.size, b.size), symmetric=True) for b in system.blocks]
+    margin = cp.Variable()
+    stacked = cp.hstack([cp.vec(v, order="F") for v in variables]) if len(variables) > 1 else cp.vec(
+        variables[0], order="F"
+    )
+    constraints = [matrix @ stacked == rhs, margin <= 1.0]
+    constraints += [v - margin * np.eye(v.shape[0]) >> 0 for v in variables]
+    problem = cp.Problem(cp.Maximize(margin), constraints)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            if solver == "CLARABEL":
+                problem.solve(solver=cp.CLARABEL)
+            else:
+                problem.solve(solver=cp.SCS, eps=1e-9, max_iters=20000)
+    except cp.error.SolverError:
+        return None
+    if problem.status in (cp.INFEASIBLE, cp.INFEASIBLE_INACCURATE):
+        return SdpSolution([], -np.inf, solver.lower(), problem.status)
+    if problem.status not in (cp.OPTIMAL, cp.OPTIMAL_INACCURATE) or margin.value is None:
+        return None
+    grams = [np.asarray(v.value, dtype=float) * scale for v in variables]
+    grams = [(g + g.T) / 2.0 for g in grams]
+    return SdpSolution(grams, float(margin.value), solver.lower(), problem.status)
+
+
+def solve_gram_sdp(system: GramSystem, solver: str = "clarabel") -> SdpSolution:
+    """Maximise the eigenvalue margin over the Gram space; falls back to SCS when Clarabel fails."""
+    if not system.consistent_support or not system.blocks:
+        return SdpSolution([], -np.inf, "none", "unsupported monomials")
+    scale = max(float(abs(c)) for c in system.rhs) or 1.0
+    order = ["CLARABEL", "SCS"] if solver.lower() == "clarabel" else ["SCS", "CLARABEL"]
+    for name in order:
+        solution = _solve_with(system, name, scale)
+        if solution is not None:
+            return solution
+    return SdpSolution([], -np.inf, "none", "solver failure")

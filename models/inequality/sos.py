@@ -1,0 +1,240 @@
+"""Exact SOS search for one target polynomial: basis, SDP proposal, rounding + projection, facial reduction.
+
+This is NSPI's propose-then-refine loop (arXiv 2605.15445) for a single polynomial: the SDP (or any
+other proposer) suggests a float Gram matrix; exact refinement (Peyrl & Parrilo 2008) turns it
+into a rational one that is checked PSD by LDL^T; singular cases go through facial reduction.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import numpy as np
+
+from .basis import diagonal_prune, newton_basis
+from .certificate import WeightedSquare, squares_from_ldl
+from .exact import Matrix, ldl_psd, project, round_matrix
+from .facial import rational_kernel, reduce_basis
+from .gram import GramSystem, build_system
+from .polynomial import Polynomial
+from .sdp import SdpSolution, solve_gram_sdp
+from .sparsity import correlative_blocks, term_sparsity_blocks
+
+__all__ = ["GramTooLarge", "SosOptions", "SosOutcome", "block_strategies", "find_sos", "refine"]
+
+
+class GramTooLarge(Exception):
+    """The reduced basis is still larger than the configured maximum Gram size."""
+
+
+@dataclass(frozen=True)
+class SosOptions:
+    """Knobs of the SOS search (all bounded by Params)."""
+
+    sparsity: bool = True
+    facial_reduction: bool = True
+    max_bits: int = 48
+    max_gram: int = 120
+    solver: str = "clarabel"
+
+
+@dataclass
+class SosOutcome:
+    """Squares when found, plus what the page shows about the search."""
+
+    squares: list[WeightedSquare] | None
+    reason: str = ""
+    basis_size: int = 0
+    full_basis_size: int = 0
+    block_sizes: list[int] = field(default_factory=list)
+    sparsity: str = "dense"
+    margin: float = float("nan")
+    solver: str = ""
+    denominator: int = 0
+    facial_rounds: int = 0
+    gram_labels: list[str] = field(default_factory=list)
+    gram: list[list[float]] = field(default_factory=list)
+    seconds_sdp: float = 0.0
+    seconds_exact: float = 0.0
+
+
+def block_strategies(target: Polynomial, sparsity: bool) -> tuple[list[tuple[str, list[list[Polynomial]]]], int]:
+    """Newton-polytope basis after diagonal pruning, and the block splits to try in order:
+    correlative cliques, term-sparsity blocks (when they shrink the problem), then one dense block."""
+    variables = target.variables
+    basis = newton_basis(target)
+    raw = len(basis)
+    basis = diagonal_prune(basis, set(target.terms))
+    support = set(target.terms)
+    splits: list[tuple[str, list[list]]] = []
+    if sparsity and basis:
+        cliques = correlative_blocks(basis, target)
+        if cliques is not None:
+            splits.append(("correlative", cliques))
+        terms = term_sparsity_blocks(basis, support)
+        if len(terms) > 1:
+            splits.append(("term", terms))
+    splits.append(("dense", [basis] if basis else []))
+    as_polys = [
+        (name, [[Polynomial.monomial(variables, m) for m in group] for group in groups if group])
+        for name, groups in splits
+    ]
+    return as_polys, raw
+
+
+def _denominators(size: int, margin: float, scale: float, max_bits: int) -> list[tuple[int, bool]]:
+    """Rounding schedule: coarse continued-fraction snaps first (they hit exact boundary solutions),
+    then dyadic grids starting where the rounding error n/den falls below the eigenvalue margin."""
+    schedule: list[tuple[int, bool]] = [(1, True), (12, True), (720, True)]
+    actual = margin * scale
+    start_bits = 8 if actual <= 0 else max(8, math.ceil(math.log2(4 * max(size, 1) / actual)))
+    bits = min(start_bits, max_bits)
+    while bits <= max_bits:
+        schedule.append((2**bits, False))
+        if bits == max_bits:
+            break
+        bits = min(bits + 8, max_bits)
+    return schedule
+
+
+def refine(
+    system: GramSystem, solution: SdpSolution, max_bits: int
+) -> tuple[list[list[tuple[Fraction, list[Fraction]]]], list[Matrix], int] | None:
+    """Round at increasing precision, project exactly, LDL^T each block; first PSD hit wins."""
+    scale = max(float(abs(c)) for c in system.rhs) or 1.0
+    size = max(b.size for b in system.blocks)
+    for denominator, snap in _denominators(size, solution.margin, scale, max_bits):
+        rounded = [round_matrix(g, denominator, snap) for g in solution.grams]
+        projected = project(system, rounded)
+        if projected is None:
+            return None  # the affine space has no rational point near: stop
+        factors = []
+        for gram in projected:
+            ldl = ldl_psd(gram)
+            if ldl is None:
+                break
+            factors.append(ldl)
+        else:
+            return factors, projected, denominator
+    return None
+
+
+def _facial_step(system: GramSystem, solution: SdpSolution) -> list[list[Polynomial]] | None:
+    """Bases of the reduced face, or None when no block has a rational numerical kernel."""
+    new_bases: list[list[Polynomial]] = []
+    changed = False
+    for block, gram in zip(system.blocks, solution.grams):
+        kernel = None
+        for tol in (1e-7, 1e-5, 1e-3):
+            for max_den in (12, 1000):
+                kernel = rational_kernel(gram, tol, max_den)
+                if kernel is not None:
+                    break
+            if kernel is not None:
+                break
+        if kernel is None:
+            new_bases.append(block.basis)
+            continue
+        rows, pivots = kernel
+        reduced = reduce_basis(block.basis, rows, pivots)
+        changed = True
+        if reduced:
+            new_bases.append(reduced)
+    return new_bases if changed else None
+
+
+def _dense_gram(system: GramSystem, grams: Sequence[Matrix]) -> tuple[list[str], list[list[float]]]:
+    labels = [q.format() for block in system.blocks for q in block.basis]
+    n = len(labels)
+    dense = [[0.0] * n for _ in range(n)]
+    offset = 0
+    for gram in grams:
+        for i, row in enumerate(gram):
+            for j, value in enumerate(row):
+                dense[offset + i][offset + j] = float(value)
+        offset += len(gram)
+    return labels, dense
+
+
+def find_sos(
+    target: Polynomial,
+    options: SosOptions,
+    check_cancel: Callable[[], None] | None = None,
+    initial: Callable[[GramSystem], SdpSolution | None] | None = None,
+) -> SosOutcome:
+    """An exact SOS decomposition of `target`, or the reason none was found."""
+    if target.is_zero():
+        return SosOutcome(squares=[], reason="zero polynomial")
+    strategies, raw = block_strategies(target, options.sparsity)
+    outcome = SosOutcome(squares=None, full_basis_size=raw)
+    dense = strategies[-1][1]
+    outcome.basis_size = sum(len(b) for b in dense)
+    if not dense:
+        outcome.reason = "the Newton polytope leaves no basis monomial (p is not a sum of squares)"
+        return outcome
+    if outcome.basis_size > options.max_gram and len(strategies) == 1:
+        raise GramTooLarge(f"Gram matrix of size {outcome.basis_size} is above the maximum of {options.max_gram}")
+    solution = SdpSolution([], float("-inf"), "none", "not run")
+    system = build_system(target, dense)
+    for name, bases in strategies:
+        sizes = [len(b) for b in bases]
+        if max(sizes) > options.max_gram:
+            continue
+        if check_cancel is not None:
+            check_cancel()
+        started = time.perf_counter()
+        system = build_system(target, bases)
+        solution = initial(system) if initial is not None else None
+        if solution is None:
+            solution = solve_gram_sdp(system, options.solver)
+        outcome.seconds_sdp += time.perf_counter() - started
+        outcome.block_sizes, outcome.sparsity = sizes, name
+        if solution.feasible:
+            break
+    else:
+        if all(max(len(b) for b in bases) > options.max_gram for _, bases in strategies):
+            raise GramTooLarge(f"Gram matrix of size {outcome.basis_size} is above the maximum of {options.max_gram}")
+    outcome.margin, outcome.solver = solution.margin, solution.solver
+    if not solution.feasible:
+        outcome.reason = f"the SDP has no PSD Gram matrix (margin {solution.margin:.2e}, {solution.status})"
+        return outcome
+    for round_index in range(4):
+        if check_cancel is not None:
+            check_cancel()
+        started = time.perf_counter()
+        refined = refine(system, solution, options.max_bits)
+        outcome.seconds_exact += time.perf_counter() - started
+        if refined is not None:
+            factors, grams, denominator = refined
+            squares: list[WeightedSquare] = []
+            for block, block_factors in zip(system.blocks, factors):
+                squares.extend(squares_from_ldl(block_factors, block.basis))
+            outcome.squares, outcome.denominator, outcome.facial_rounds = squares, denominator, round_index
+            outcome.gram_labels, outcome.gram = _dense_gram(system, grams)
+            return outcome
+        if not options.facial_reduction or round_index == 3:
+            break
+        reduced = _facial_step(system, solution)
+        if reduced is None:
+            break
+        system = build_system(target, reduced)
+        started = time.perf_counter()
+        solution = solve_gram_sdp(system, options.solver)
+        outcome.seconds_sdp += time.perf_counter() - started
+        outcome.margin = solution.margin
+        if not solution.feasible:
+            break
+    outcome.reason = (
+        f"rounding up to 2^{options.max_bits} did not give a PSD Gram matrix "
+        f"(numerical margin {outcome.margin:.2e}; the Gram matrix is on the boundary of the PSD cone)"
+    )
+    outcome.gram_labels = [q.format() for block in system.blocks for q in block.basis]
+    if solution.grams:
+        from scipy.linalg import block_diag
+
+        outcome.gram = np.asarray(block_diag(*solution.grams)).tolist()
+    return outcome
