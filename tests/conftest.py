@@ -22,6 +22,12 @@ from backend.main import create_app
 from backend.settings import Settings
 
 TOY = "tests.toy_method"
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def page_file(name: str) -> str:
+    """Absolute path of a Streamlit page (AppTest resolves relative paths against the test file)."""
+    return str(ROOT / "app" / "pages" / f"{name}.py")
 
 
 def make_settings(data_dir: Path, **overrides: Any) -> Settings:

@@ -36,7 +36,7 @@ def method_cards(listing: list[dict]) -> None:
 
 
 def main() -> None:
-    st.title("🧪 Method Playground")
+    st.title("Method Playground")
     st.markdown(INTRO)
     try:
         health = client.health()

@@ -1,0 +1,31 @@
+"""End to end: the real backend and `streamlit run`, driven by headless Chromium."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.e2e.conftest import wait_for_app
+
+pytestmark = pytest.mark.e2e
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_home_page_lists_every_method(servers: dict[str, str], browser, tmp_path: Path) -> None:
+    methods = httpx.get(servers["backend"] + "/api/methods").json()["data"]
+    page = browser.new_page(viewport={"width": 1400, "height": 1600})
+    page.goto(servers["frontend"])
+    wait_for_app(page)
+    page.get_by_text("Method Playground", exact=False).first.wait_for()
+    for method in methods:
+        page.get_by_role("heading", name=method["title"]).first.wait_for(timeout=30_000)
+        assert page.get_by_text(method["paper"]["citation"], exact=False).count() >= 1
+    shot = tmp_path / "home.png"
+    page.screenshot(path=str(shot), full_page=True)
+    assert shot.stat().st_size > 10_000
+    (ROOT / "var" / "screenshots").mkdir(parents=True, exist_ok=True)
+    shutil.copy(shot, ROOT / "var" / "screenshots" / "home.png")
+    page.close()
