@@ -1,0 +1,171 @@
+"""Figures: 3D boxes with names and front faces, top-down floor plans with yaw arrows, conflicts, loss."""
+
+from __future__ import annotations
+
+import math
+
+import plotly.graph_objects as go
+
+from models.layout.result import PoseOut, Result
+from models.layout.scene import Obj, Room
+
+__all__ = ["figures"]
+
+_PALETTE = ["#4C78A8", "#F58518", "#54A24B", "#B279A2", "#9D755D", "#72B7B2", "#EECA3B", "#FF9DA6", "#79706E", "#BAB0AC"]
+_BAD = "#D62728"
+
+
+def _corners(pose: PoseOut, box: Obj) -> list[tuple[float, float]]:
+    t = math.radians(pose.yaw)
+    r, f = (math.cos(t), math.sin(t)), (-math.sin(t), math.cos(t))
+    out = []
+    for su, sv in ((-1, -1), (1, -1), (1, 1), (-1, 1)):
+        u, v = su * box.width / 2, sv * box.depth / 2
+        out.append((pose.x + u * r[0] + v * f[0], pose.y + u * r[1] + v * f[1]))
+    return out
+
+
+def _colours(result: Result) -> dict[str, str]:
+    colour: dict[str, str] = {}
+    for k, cluster in enumerate(result.clusters):
+        for name in [cluster.anchor, *cluster.members]:
+            colour[name] = _PALETTE[k % len(_PALETTE)]
+    for box in result.boxes:
+        colour.setdefault(box.name, _PALETTE[0])
+    return colour
+
+
+def _room_outline(room: Room) -> go.Scatter:
+    return go.Scatter(x=[0, room.width, room.width, 0, 0], y=[0, 0, room.depth, room.depth, 0], mode="lines",
+                      line=dict(color="black", width=3), name="walls", hoverinfo="skip")
+
+
+def _floor_plan(result: Result, layout: dict[str, PoseOut], title: str, flagged: set[str]) -> go.Figure:
+    fig = go.Figure()
+    fig.add_trace(_room_outline(result.room))
+    colour = _colours(result)
+    ordered = sorted(result.boxes, key=lambda b: layout[b.name].z)  # stacked objects drawn on top
+    for box in ordered:
+        pose = layout[box.name]
+        pts = _corners(pose, box)
+        xs, ys = [p[0] for p in pts] + [pts[0][0]], [p[1] for p in pts] + [pts[0][1]]
+        bad = box.name in flagged
+        fig.add_trace(go.Scatter(
+            x=xs, y=ys, fill="toself", mode="lines", fillcolor=colour[box.name], opacity=0.55 if pose.z == 0 else 0.85,
+            line=dict(color=_BAD if bad else "#333", width=3 if bad else 1), name=box.name,
+            hovertemplate=(f"{box.name}<br>x=%{{customdata[0]:.2f}} m, y=%{{customdata[1]:.2f}} m<br>"
+                           f"yaw={pose.yaw:.0f} deg, z={pose.z:.2f} m<extra></extra>"),
+            customdata=[[pose.x, pose.y]] * len(xs), showlegend=False))
+        t = math.radians(pose.yaw)
+        reach = 0.5 * box.depth + 0.15
+        fig.add_annotation(x=pose.x - reach * math.sin(t), y=pose.y + reach * math.cos(t), ax=pose.x, ay=pose.y,
+                           xref="x", yref="y", axref="x", ayref="y", showarrow=True, arrowhead=2, arrowwidth=1.5,
+                           arrowcolor="#222", text="")
+        fig.add_annotation(x=pose.x, y=pose.y, text=box.name, showarrow=False, font=dict(size=10),
+                           bgcolor="rgba(255,255,255,0.6)")
+    fig.update_layout(title=title, xaxis_title="x (m), west to east", yaxis_title="y (m), south to north",
+                      height=560, margin=dict(l=40, r=20, t=60, b=40))
+    fig.update_yaxes(scaleanchor="x", scaleratio=1)
+    return fig
+
+
+def _box_mesh(pose: PoseOut, box: Obj, colour: str) -> list[go.BaseTraceType]:
+    pts = _corners(pose, box)
+    z0, z1 = pose.z, pose.z + box.height
+    xs = [p[0] for p in pts] * 2
+    ys = [p[1] for p in pts] * 2
+    zs = [z0] * 4 + [z1] * 4
+    # 12 triangles of a box whose bottom corners are 0..3 and top corners 4..7 (counter-clockwise)
+    i = [0, 0, 4, 4, 0, 0, 1, 1, 2, 2, 3, 3]
+    j = [1, 2, 5, 6, 1, 5, 2, 6, 3, 7, 0, 4]
+    k = [2, 3, 6, 7, 5, 4, 6, 5, 7, 6, 4, 7]
+    body = go.Mesh3d(x=xs, y=ys, z=zs, i=i, j=j, k=k, color=colour, opacity=0.75, name=box.name,
+                     hovertext=f"{box.name} (yaw {pose.yaw:.0f} deg)", hoverinfo="text", flatshading=True)
+    # front face: corners 2, 3 (at +depth/2), bottom and top, slightly pushed out
+    t = math.radians(pose.yaw)
+    push = (-0.01 * math.sin(t), 0.01 * math.cos(t))
+    fx = [pts[3][0] + push[0], pts[2][0] + push[0], pts[2][0] + push[0], pts[3][0] + push[0]]
+    fy = [pts[3][1] + push[1], pts[2][1] + push[1], pts[2][1] + push[1], pts[3][1] + push[1]]
+    front = go.Mesh3d(x=fx, y=fy, z=[z0, z0, z1, z1], i=[0, 0], j=[1, 2], k=[2, 3], color="#111", opacity=0.9,
+                      hoverinfo="skip", name=f"{box.name} front")
+    return [body, front]
+
+
+def _scene_3d(result: Result) -> go.Figure:
+    colour = _colours(result)
+    room = result.room
+    traces: list[go.BaseTraceType] = [go.Mesh3d(
+        x=[0, room.width, room.width, 0], y=[0, 0, room.depth, room.depth], z=[0, 0, 0, 0], i=[0, 0], j=[1, 2], k=[2, 3],
+        color="#DDDDDD", opacity=0.6, hoverinfo="skip", name="floor")]
+    for box in result.boxes:
+        traces += _box_mesh(result.layout[box.name], box, colour[box.name])
+    traces.append(go.Scatter3d(
+        x=[result.layout[b.name].x for b in result.boxes], y=[result.layout[b.name].y for b in result.boxes],
+        z=[result.layout[b.name].z + b.height + 0.08 for b in result.boxes], mode="text",
+        text=[b.name for b in result.boxes], hoverinfo="skip", name="names"))
+    fig = go.Figure(traces)
+    fig.update_layout(
+        title="3D layout (dark face = front of each object; colour = cluster)", showlegend=False, height=620,
+        scene=dict(xaxis_title="x (m), west to east", yaxis_title="y (m), south to north", zaxis_title="z (m)",
+                   aspectmode="data", zaxis=dict(range=[0, room.height])),
+        margin=dict(l=0, r=0, t=50, b=0))
+    return fig
+
+
+def _conflict_graph(result: Result) -> go.Figure:
+    names = [b.name for b in result.boxes]
+    nodes = names + [f"{w} wall" for w in ("north", "east", "south", "west")]
+    pos = {n: (math.cos(2 * math.pi * i / len(nodes)), math.sin(2 * math.pi * i / len(nodes))) for i, n in enumerate(nodes)}
+    fig = go.Figure()
+    in_conflict = {k for c in result.conflicts for k in c}
+    for rel in result.relations:
+        target = rel.b if rel.b is not None else f"{rel.wall} wall"
+        (x0, y0), (x1, y1) = pos[rel.a], pos[target]
+        bad = rel.index in in_conflict
+        fig.add_trace(go.Scatter(x=[x0, x1], y=[y0, y1], mode="lines", hoverinfo="text", text=rel.sentence,
+                                 line=dict(color=_BAD if bad else "#BBBBBB", width=3 if bad else 1), showlegend=False))
+        if bad:
+            fig.add_annotation(x=(x0 + x1) / 2, y=(y0 + y1) / 2, text=f"[{rel.index}] {rel.type}", showarrow=False,
+                               font=dict(color=_BAD, size=11), bgcolor="rgba(255,255,255,0.8)")
+    fig.add_trace(go.Scatter(x=[pos[n][0] for n in nodes], y=[pos[n][1] for n in nodes], mode="markers+text",
+                             text=nodes, textposition="top center", marker=dict(size=12, color="#4C78A8"), showlegend=False))
+    fig.update_layout(title="Relations (grey) and the minimal conflicting sets (red, with relation index)",
+                      xaxis=dict(visible=False), yaxis=dict(visible=False, scaleanchor="x"), height=560)
+    return fig
+
+
+def _infeasible_plan(result: Result) -> go.Figure:
+    centre = {b.name: PoseOut(x=result.room.width / 2, y=result.room.depth / 2, z=0.0, yaw=b.yaw or 0.0)
+              for b in result.boxes}
+    shown = Result(status="infeasible", room=result.room, boxes=[b for b in result.boxes if b.name in result.objects])
+    fig = _floor_plan(shown, centre, "Objects at fault drawn at the room centre (yaw 0) against the walls", set(result.objects))
+    return fig
+
+
+def figures(result: Result) -> dict[str, go.Figure]:
+    """Return the page's figures for a result (which ones depends on the status)."""
+    if result.status == "contradiction":
+        return {"conflict_graph": _conflict_graph(result)}
+    if result.status == "infeasible":
+        return {"infeasible_plan": _infeasible_plan(result)} if result.objects else {}
+    violated = {r.a for r in result.relations if r.satisfied is False} | {n for pair in result.collisions for n in pair}
+    violated |= set(result.out_of_room)
+    figs = {
+        "scene_3d": _scene_3d(result),
+        "floor_plan": _floor_plan(result, result.layout, "Floor plan (arrows: facing direction; red outline: a violation)", violated),
+        "imagined_plan": _floor_plan(result, result.initial_layout, "Imagined start, before optimisation", set()),
+        "loss": go.Figure(
+            go.Scatter(y=result.loss, mode="lines", name="loss"),
+            layout=dict(title="Optimisation loss (stage 1 relations, then stage 2 with physics)",
+                        xaxis_title="step (subsampled)", yaxis_title="total residual (m)", yaxis_type="log")),
+    }
+    if result.ablations:
+        labels = [a.variant for a in result.ablations]
+        fig = go.Figure([
+            go.Bar(name="collisions", x=labels, y=[a.collision_count for a in result.ablations]),
+            go.Bar(name="out of room", x=labels, y=[a.out_of_room_count for a in result.ablations]),
+            go.Bar(name="relations violated (%)", x=labels, y=[round(100 * (1 - a.relation_fraction), 1) for a in result.ablations]),
+        ])
+        fig.update_layout(title="Ablations on the same scene (lower is better)", barmode="group", yaxis_title="count or %")
+        figs["ablations"] = fig
+    return figs
