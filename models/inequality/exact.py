@@ -9,6 +9,7 @@ exact least-norm solve. PSD-ness is then decided by a rational LDL^T factorisati
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from fractions import Fraction
 
@@ -39,29 +40,41 @@ def round_matrix(gram: np.ndarray, denominator: int, snap: bool) -> Matrix:
 
 
 def solve_consistent(matrix: Matrix, rhs: list[Fraction]) -> list[Fraction] | None:
-    """A solution of matrix @ y = rhs by exact Gauss-Jordan elimination, or None if inconsistent."""
+    """A solution of matrix @ y = rhs, or None if inconsistent: fraction-free (Bareiss) Gauss-Jordan
+    elimination on the integer-scaled rows, so every division is exact and no gcd is taken per step."""
     n = len(rhs)
-    rows = [list(r) + [b] for r, b in zip(matrix, rhs)]
-    pivots: list[int] = []
+    rows: list[list[int]] = []
+    for row, b in zip(matrix, rhs):
+        entries = [*row, b]
+        lcm = math.lcm(*(e.denominator for e in entries))
+        rows.append([int(e * lcm) for e in entries])
+    previous = 1
     rank = 0
+    pivots: list[int] = []
     for col in range(n):
         pivot = next((r for r in range(rank, n) if rows[r][col] != 0), None)
         if pivot is None:
             continue
         rows[rank], rows[pivot] = rows[pivot], rows[rank]
-        inv = 1 / rows[rank][col]
-        rows[rank] = [v * inv for v in rows[rank]]
+        pivot_row = rows[rank]
+        pivot_value = pivot_row[col]
         for r in range(n):
-            if r != rank and rows[r][col] != 0:
-                factor = rows[r][col]
-                rows[r] = [a - factor * b for a, b in zip(rows[r], rows[rank])]
+            if r == rank:
+                continue
+            row = rows[r]
+            factor = row[col]
+            if factor == 0:
+                rows[r] = [(pivot_value * a) // previous for a in row]
+            else:
+                rows[r] = [(pivot_value * a - factor * b) // previous for a, b in zip(row, pivot_row)]
+        previous = pivot_value
         pivots.append(col)
         rank += 1
     if any(rows[r][n] != 0 for r in range(rank, n)):
         return None
     solution = [Fraction(0)] * n
-    for r, col in enumerate(pivots):
-        solution[col] = rows[r][n]
+    for k, col in enumerate(pivots):
+        solution[col] = Fraction(rows[k][n], rows[k][col])
     return solution
 
 
