@@ -1,0 +1,183 @@
+"""Plotly figures of a bilateral trade result: regret curves, log-log slopes, profit, prices, values."""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from models.bilateral_trade.result import Result
+
+__all__ = ["figures"]
+
+_COLOURS = {"fixed_price": "#7f7f7f", "wbb_one_bit": "#1f77b4", "gbb_one_bit": "#d62728", "gbb_full": "#2ca02c"}
+_PHASE_COLOURS = {"profit collection": "rgba(255, 200, 0, 0.15)", "exploration": "rgba(120, 120, 255, 0.15)"}
+
+
+def _rgba(hex_colour: str, alpha: float) -> str:
+    r, g, b = (int(hex_colour[i : i + 2], 16) for i in (1, 3, 5))
+    return f"rgba({r}, {g}, {b}, {alpha})"
+
+
+def _band(fig: go.Figure, x: list[int], per_seed: list[list[float]], name: str, label: str) -> None:
+    """Mean line with a min-max band over seeds."""
+    values = np.asarray(per_seed)
+    colour = _COLOURS.get(name, "#444444")
+    lo, hi, mean = values.min(axis=0), values.max(axis=0), values.mean(axis=0)
+    fig.add_trace(go.Scatter(x=x, y=hi, mode="lines", line={"width": 0}, showlegend=False, hoverinfo="skip"))
+    fig.add_trace(
+        go.Scatter(
+            x=x, y=lo, mode="lines", line={"width": 0}, fill="tonexty", fillcolor=_rgba(colour, 0.2),
+            showlegend=False, hoverinfo="skip",
+        )
+    )
+    fig.add_trace(go.Scatter(x=x, y=mean, mode="lines", name=label, line={"color": colour, "width": 2}))
+
+
+def _shade_phases(fig: go.Figure, result: Result) -> None:
+    """Shade the profit-collection and exploration phases of the GBB one-bit learner (seed 0)."""
+    name = "gbb_one_bit" if "gbb_one_bit" in result.learners else None
+    if name is None:
+        return
+    for span in result.learners[name].phases:
+        if span.phase in _PHASE_COLOURS:
+            fig.add_vrect(
+                x0=span.start, x1=span.end, fillcolor=_PHASE_COLOURS[span.phase], line_width=0, layer="below",
+                annotation_text=span.phase, annotation_position="top left", annotation_font_size=10,
+            )
+
+
+def _regret_figure(result: Result, benchmark: str) -> go.Figure:
+    fig = go.Figure()
+    for name, curves in result.curves.items():
+        per_seed = curves.regret_vs_gbb if benchmark == "gbb" else curves.regret_vs_wbb
+        _band(fig, result.checkpoints, per_seed, name, result.learners[name].label)
+    _shade_phases(fig, result)
+    value = result.benchmarks.gbb if benchmark == "gbb" else result.benchmarks.wbb
+    title = "GBB optimum (best distribution over price couples)" if benchmark == "gbb" else "best fixed price (WBB)"
+    fig.update_layout(
+        title=f"Cumulative regret against the {title}, {value:.4f} GFT per round",
+        xaxis_title="round t",
+        yaxis_title="regret: t x OPT - expected GFT collected",
+        legend={"orientation": "h", "y": -0.2},
+    )
+    return fig
+
+
+def _loglog_figure(result: Result) -> go.Figure:
+    fig = go.Figure()
+    horizons = np.asarray(result.scan_horizons, dtype=float)
+    for name, curves in result.curves.items():
+        summary = result.learners[name]
+        regrets = np.asarray(curves.scan_regret_vs_gbb)
+        positive = regrets > 0
+        slope = summary.regret_slope_vs_gbb
+        label = f"{summary.label}: slope {slope:.2f}" if slope is not None else f"{summary.label}: no positive regret"
+        colour = _COLOURS.get(name, "#444444")
+        fig.add_trace(
+            go.Scatter(x=horizons[positive], y=regrets[positive], mode="markers+lines", name=label, line={"color": colour})
+        )
+        if slope is not None and positive.sum() >= 2:
+            x, y = np.log(horizons[positive]), np.log(regrets[positive])
+            intercept = float(np.mean(y - slope * x))
+            fig.add_trace(
+                go.Scatter(
+                    x=horizons, y=np.exp(intercept + slope * np.log(horizons)), mode="lines",
+                    line={"color": colour, "dash": "dot", "width": 1}, showlegend=False, hoverinfo="skip",
+                )
+            )
+    ref = horizons[0] ** 0.75
+    fig.add_trace(
+        go.Scatter(
+            x=horizons, y=(horizons**0.75) * (10 / ref), mode="lines", name="reference slope 3/4 (the paper's rate)",
+            line={"color": "black", "dash": "dash", "width": 1},
+        )
+    )
+    fig.update_layout(
+        title="Final regret against the GBB optimum for each horizon T (doubling grid), log-log",
+        xaxis_title="horizon T (rounds, log scale)",
+        yaxis_title="regret at T vs GBB (log scale)",
+        xaxis_type="log",
+        yaxis_type="log",
+        legend={"orientation": "h", "y": -0.25},
+    )
+    return fig
+
+
+def _profit_figure(result: Result) -> go.Figure:
+    fig = go.Figure()
+    for name, curves in result.curves.items():
+        _band(fig, result.checkpoints, curves.cumulative_profit, name, result.learners[name].label)
+    fig.add_hline(y=0.0, line_dash="dash", line_color="black", annotation_text="GBB: must stay >= 0")
+    _shade_phases(fig, result)
+    fig.update_layout(
+        title="Cumulative realised profit of the broker (sum of (q - p) over trades)",
+        xaxis_title="round t",
+        yaxis_title="cumulative profit (money units)",
+        legend={"orientation": "h", "y": -0.2},
+    )
+    return fig
+
+
+def _heatmap_figure(result: Result) -> go.Figure:
+    edges = np.asarray(result.heatmap_edges)
+    centres = 0.5 * (edges[1:] + edges[:-1])
+    fig = make_subplots(
+        rows=1, cols=2, horizontal_spacing=0.12,
+        subplot_titles=(
+            f"{result.heatmap_learner}: share of rounds per price couple",
+            f"LP optimum on the {result.benchmarks.lp_grid_size}-point grid",
+        ),
+    )
+    counts = np.asarray(result.heatmap_counts) if result.heatmap_counts else np.zeros((len(centres), len(centres)))
+    fig.add_trace(
+        go.Heatmap(x=centres, y=centres, z=counts.T, colorscale="Reds", colorbar={"title": "share", "x": 0.44}), 1, 1
+    )
+    optimum = np.zeros_like(counts)
+    for couple in result.benchmarks.lp_support:
+        i = min(int(couple.p * len(centres)), len(centres) - 1)
+        j = min(int(couple.q * len(centres)), len(centres) - 1)
+        optimum[i, j] += couple.weight
+    fig.add_trace(go.Heatmap(x=centres, y=centres, z=optimum.T, colorscale="Blues", colorbar={"title": "weight"}), 1, 2)
+    for col in (1, 2):
+        fig.add_trace(
+            go.Scatter(x=[0, 1], y=[0, 1], mode="lines", line={"color": "grey", "dash": "dash"}, showlegend=False), 1, col
+        )
+        fig.update_xaxes(title_text="seller price p", range=[0, 1], row=1, col=col)
+        fig.update_yaxes(title_text="buyer price q", range=[0, 1], row=1, col=col)
+    fig.update_layout(title="Where the learner posts prices vs the GBB optimum (below the diagonal: subsidised, q < p)")
+    return fig
+
+
+def _valuations_figure(result: Result) -> go.Figure:
+    sample = np.asarray(result.valuation_sample)
+    fig = go.Figure()
+    fig.add_trace(
+        go.Scatter(x=sample[:, 0], y=sample[:, 1], mode="markers", name="(s, b) draws", marker={"size": 4, "opacity": 0.5})
+    )
+    fig.add_trace(go.Scatter(x=[0, 1], y=[0, 1], mode="lines", name="b = s", line={"color": "grey", "dash": "dash"}))
+    support = result.benchmarks.lp_support
+    fig.add_trace(
+        go.Scatter(
+            x=[c.p for c in support], y=[c.q for c in support], mode="markers+text", name="GBB LP couples (p, q)",
+            text=[f"weight {c.weight:.2f}" for c in support], textposition="top center",
+            marker={"symbol": "x", "size": 12, "color": "#d62728"},
+        )
+    )
+    fig.update_layout(
+        title=f"Valuations: {result.distribution.label} (a trade at (p, q) takes s <= p and b >= q)",
+        xaxis_title="seller value s", yaxis_title="buyer value b", xaxis_range=[0, 1], yaxis_range=[0, 1],
+    )
+    return fig
+
+
+def figures(result: Result) -> dict[str, go.Figure]:
+    """All figures of the page, in display order."""
+    return {
+        "regret_vs_gbb": _regret_figure(result, "gbb"),
+        "regret_vs_wbb": _regret_figure(result, "wbb"),
+        "regret_loglog": _loglog_figure(result),
+        "cumulative_profit": _profit_figure(result),
+        "price_heatmap": _heatmap_figure(result),
+        "valuations": _valuations_figure(result),
+    }

@@ -1,0 +1,243 @@
+"""GBB learners: the paper's three-phase one-bit algorithm and a full-feedback reference."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from models.bilateral_trade.benchmarks import price_grid, two_pair_optimum
+from models.bilateral_trade.distributions import EPS
+from models.bilateral_trade.market import COLLECT, EXPLOIT, EXPLORE, Market
+from models.bilateral_trade.schedule import LearnerSettings, Schedule
+
+__all__ = ["ProfitStats", "gbb_full_learner", "gbb_one_bit_learner", "line_estimates", "line_radius", "trade_bounds"]
+
+
+class ProfitStats:
+    """Realised profit per grid cell, observable under one-bit feedback (prices are known)."""
+
+    def __init__(self, grid: np.ndarray, confidence_log: float, scale: float) -> None:
+        self.margin = grid[None, :] - grid[:, None]  # q - p on the grid, cell (i, j) = (p_i, q_j)
+        self.pulls = np.zeros(self.margin.shape)
+        self.total = np.zeros(self.margin.shape)
+        self.confidence_log = confidence_log
+        self.scale = scale
+
+    def add(self, cells: np.ndarray, bits: np.ndarray) -> None:
+        flat = self.margin.size
+        self.pulls += np.bincount(cells, minlength=flat).reshape(self.margin.shape)
+        self.total += np.bincount(cells, weights=bits * self.margin.ravel()[cells], minlength=flat).reshape(
+            self.margin.shape
+        )
+
+    def upper(self, trade_lower: np.ndarray | None = None, trade_upper: np.ndarray | None = None) -> np.ndarray:
+        """UCB of profit(p, q) = (q - p) P(trade), clipped to its range [min(0, q-p), max(0, q-p)].
+
+        Confidence bounds on P(trade) from the exploration phase tighten the range: profit <=
+        (q - p) lower(P) on subsidised cells (q < p) and <= (q - p) upper(P) on the others.
+        """
+        lo, hi = np.minimum(self.margin, 0.0), np.maximum(self.margin, 0.0)
+        if trade_lower is not None and trade_upper is not None:
+            hi = np.where(self.margin < 0, self.margin * trade_lower, self.margin * trade_upper)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            mean = self.total / self.pulls
+            # empirical Bernstein on the trade frequency: most cells trade rarely
+            freq = np.clip(mean / self.margin, 0.0, 1.0)
+            log_n = self.confidence_log / self.pulls
+            radius = self.scale * np.abs(self.margin) * (np.sqrt(2.0 * freq * (1 - freq) * log_n) + 3.0 * log_n)
+        ucb = np.where(self.pulls > 0, mean + radius, hi)
+        return np.clip(ucb, lo, hi)
+
+
+def trade_bounds(
+    grid: np.ndarray, left: np.ndarray, right: np.ndarray, samples: float, confidence_log: float, scale: float = 1.0
+) -> tuple[np.ndarray, np.ndarray]:
+    """Lower and upper confidence bounds on P(s <= p, b >= q) on the grid from L_hat and R_hat.
+
+    F(p, q) = P(s <= p, b >= q) is non-decreasing in p and non-increasing in q, and
+    L(p', q) - L(p, q) = int_p^p' F(u, q) du, R(p, q') - R(p, q) = int_q'^q F(p, v) dv, so every
+    secant of L (R) over a grid interval ending (starting) at the cell bounds F there from below
+    (above). Each secant is one Bernoulli mean over n samples (the bits with U in the interval), so
+    it gets an empirical Bernstein radius. Cell (i, j) is the couple (p_i, q_j).
+    """
+    log_n = confidence_log / max(samples, 1.0)
+
+    def bernstein(mean: np.ndarray) -> np.ndarray:
+        mean = np.clip(np.nan_to_num(mean), 0.0, 1.0)
+        return scale * (np.sqrt(2.0 * mean * (1 - mean) * log_n) + 3.0 * log_n)
+
+    k = len(grid)
+    gap = grid[None, :] - grid[:, None]  # gap[a, c] = grid[c] - grid[a]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        # slope_left[a, c, j] = (L[c, j] - L[a, j]) / (p_c - p_a), valid for a < c
+        diff_left = left[None, :, :] - left[:, None, :]
+        slope_left = diff_left / gap[:, :, None]
+        slack_left = bernstein(diff_left) / gap[:, :, None]
+        # slope_right[a, c, i] = (R[i, a] - R[i, c]) / (q_c - q_a) for a < c
+        diff_right = right.T[:, None, :] - right.T[None, :, :]
+        slope_right = diff_right / gap[:, :, None]
+        slack_right = bernstein(diff_right) / gap[:, :, None]
+    below = np.triu(np.ones((k, k), dtype=bool), 1)[:, :, None]  # a < c
+    inf = np.inf
+    # lower bounds: secant of L over [p_a, p_i] (a < i); secant of R over [q_j, q_c] (c > j)
+    low_l = np.where(below, slope_left - slack_left, -inf).max(axis=0)  # indexed [c=i, j]
+    low_r = np.where(below, slope_right - slack_right, -inf).max(axis=1).T  # [a=j, i] -> [i, j]
+    # upper bounds: secant of L over [p_i, p_c] (c > i); secant of R over [q_a, q_j] (a < j)
+    up_l = np.where(below, slope_left + slack_left, inf).min(axis=1)  # indexed [a=i, j]
+    up_r = np.where(below, slope_right + slack_right, inf).min(axis=0).T  # [c=j, i] -> [i, j]
+    lower = np.clip(np.maximum(low_l, low_r), 0.0, 1.0)
+    upper = np.clip(np.minimum(up_l, up_r), 0.0, 1.0)
+    return lower, np.maximum(upper, lower)
+
+
+def line_estimates(
+    grid: np.ndarray, seller_side: np.ndarray, line: np.ndarray, random_price: np.ndarray, bits: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(L_hat, R_hat, column counts, row counts) on the K x K grid from one-bit exploration.
+
+    A column task posts (U, q_j) with U ~ U[0, 1]: since L(p, q) = int_0^p P(s <= u, b >= q) du,
+    its trade bit times 1{U <= p_i} is an unbiased sample of L(p_i, q_j) for every row i at once.
+    A row task posts (p_i, V) with V ~ U[0, 1] and updates R(p_i, q_j) for every column j with
+    q_j <= V (Lunghi et al. 2026, exploration phase: 2K estimations cover the K^2 couples).
+    """
+    k = len(grid)
+    cols = seller_side
+    first_row = np.searchsorted(grid, random_price[cols] - EPS, side="left")  # first p_i >= U
+    hits = np.zeros((k + 1, k))
+    np.add.at(hits, (first_row, line[cols]), bits[cols])
+    col_count = np.bincount(line[cols], minlength=k).astype(float)
+    left = np.cumsum(hits[:k], axis=0) / np.maximum(col_count, 1)[None, :]
+    rows = ~seller_side
+    last_col = np.searchsorted(grid, random_price[rows] + EPS, side="right") - 1  # last q_j <= V
+    hits = np.zeros((k, k + 1))
+    np.add.at(hits, (line[rows], last_col + 1), bits[rows])
+    row_count = np.bincount(line[rows], minlength=k).astype(float)
+    right = np.cumsum(hits[:, ::-1], axis=1)[:, ::-1][:, 1:] / np.maximum(row_count, 1)[:, None]
+    return left, right, col_count, row_count
+
+
+def line_radius(samples_per_line: int, confidence_log: float, scale: float = 1.0) -> float:
+    """Hoeffding radius of every L_hat and R_hat cell (bits in [0, 1], n samples per line)."""
+    return scale * math.sqrt(confidence_log / (2.0 * max(samples_per_line, 1)))
+
+
+def _collect_profit(
+    market: Market, grid: np.ndarray, stats: ProfitStats, target: float
+) -> tuple[float, float]:
+    """Phase 1: realised profit is observable, so try each coarse WBB couple 32 times, then keep
+    posting the empirically most profitable one (re-ranked after every batch) until the budget
+    reaches beta or a quarter of the horizon is used; returns the most profitable couple seen."""
+    k = len(grid)
+    coarse = np.unique(np.round(np.linspace(0, k - 1, min(k, 6))).astype(int))
+    arms = np.array([(i, j) for i in coarse for j in coarse if i < j])
+    cells = arms[:, 0] * k + arms[:, 1]
+    width = grid[arms[:, 1]] - grid[arms[:, 0]]
+    pulls, total = np.zeros(len(arms)), np.zeros(len(arms))
+    cap = market.t + market.remaining // 4
+    plan = np.tile(np.arange(len(arms)), 32)  # round robin first
+    while market.budget < target and market.remaining > 0 and market.t < cap:
+        p, q = grid[arms[plan, 0]], grid[arms[plan, 1]]
+        bits = market.play(p, q, COLLECT, fallback=(0.0, 1.0))
+        done = plan[: len(bits)]
+        np.add.at(pulls, done, 1.0)
+        np.add.at(total, done, bits * width[done])
+        stats.add(cells[done], bits)
+        mean = total / np.maximum(pulls, 1)
+        batch = max(64, int(0.125 * pulls.sum()))
+        plan = np.full(batch, int(np.argmax(mean)))
+    mean = total / np.maximum(pulls, 1)
+    best = int(np.argmax(mean)) if pulls.any() else len(arms) - 1
+    if mean[best] <= 0:
+        best = int(np.argmax(width))
+    return float(grid[arms[best, 0]]), float(grid[arms[best, 1]])
+
+
+def gbb_one_bit_learner(
+    market: Market, rng: np.random.Generator, schedule: Schedule, settings: LearnerSettings
+) -> dict[str, object]:
+    """The paper's GBB learner under one-bit feedback (Lunghi et al. 2026, Algorithm 1).
+
+    1. Profit collection: post profitable WBB couples until the budget reaches beta.
+    2. Exploration: 2K lines of n rounds each, one uniformly random price per round, give L_hat
+       and R_hat on the whole K x K grid (see `line_estimates`).
+    3. Optimistic constrained phase: in batches, solve max x.(L_hat + R_hat + UCB profit) s.t.
+       x.UCB profit >= -budget / rounds left, sum x = 1 (two-couple support) and sample from x.
+    The market's GBB guard keeps the realised cumulative profit non-negative throughout.
+    """
+    grid = price_grid(schedule.grid_points)
+    k, n = len(grid), schedule.samples_per_line
+    stats = ProfitStats(grid, schedule.confidence_log, settings.confidence_scale)
+    fallback = _collect_profit(market, grid, stats, schedule.budget_target)
+
+    seller_side = np.tile(np.repeat([True, False], n), k)
+    line = np.repeat(np.arange(k), 2 * n)
+    order = rng.permutation(len(line))
+    seller_side, line = seller_side[order], line[order]
+    random_price = rng.random(len(line))
+    p = np.where(seller_side, random_price, grid[line])
+    q = np.where(seller_side, grid[line], random_price)
+    bits = market.play(p, q, EXPLORE, fallback=fallback)
+    done = len(bits)
+    left, right, col_count, row_count = line_estimates(grid, seller_side[:done], line[:done], random_price[:done], bits)
+    fewest = float(min(col_count.min(), row_count.min()))
+    trade_lower, trade_upper = trade_bounds(grid, left, right, fewest, schedule.confidence_log, settings.confidence_scale)
+
+    start, elapsed, solves = market.t, 0, 0
+    while market.remaining > 0:
+        ucb_profit = stats.upper(trade_lower, trade_upper)
+        objective = left + right + ucb_profit  # the L, R radii are equal on every cell: a constant shift
+        slack = market.budget / market.remaining
+        _, support, weights = two_pair_optimum(objective.ravel(), ucb_profit.ravel(), slack)
+        solves += 1
+        batch = min(market.remaining, max(64, int(settings.batch_growth * elapsed)))
+        cells = np.asarray(support)[rng.choice(len(support), size=batch, p=np.asarray(weights) / sum(weights))]
+        bits = market.play(grid[cells // k], grid[cells % k], EXPLOIT, fallback=fallback, max_rounds=4 * batch)
+        stats.add(cells[: len(bits)], bits)
+        elapsed = market.t - start
+    return {"grid_points": k, "lp_solves": solves, "fallback": fallback, "left": left, "right": right}
+
+
+def gbb_full_learner(
+    market: Market, rng: np.random.Generator, schedule: Schedule, settings: LearnerSettings
+) -> dict[str, object]:
+    """Full-feedback GBB reference (in the spirit of Bernasconi et al. 2024): observes (s, b) each
+    round, re-solves the grid LP on the empirical GFT and a lower confidence bound on the profit,
+    spending the collected budget as slack, and samples couples from the two-couple solution."""
+    grid = price_grid(schedule.grid_points)
+    k = len(grid)
+    margin = grid[None, :] - grid[:, None]
+    histogram = {key: np.zeros((k + 1, k + 1)) for key in ("count", "seller", "buyer")}
+    observed = 0
+
+    def absorb(start: int, stop: int) -> None:
+        s, b = market.observed_values(start, stop)
+        row = np.searchsorted(grid, s - EPS, side="left")  # trades for p_i >= s: rows >= row
+        col = np.searchsorted(grid, b + EPS, side="right") - 1  # trades for q_j <= b: cols <= col
+        for key, weights in (("count", None), ("seller", s), ("buyer", b)):
+            np.add.at(histogram[key], (row, col + 1), 1.0 if weights is None else weights)
+
+    first = min(market.remaining, 64)
+    market.play(np.full(first, 0.5), np.full(first, 0.5), COLLECT, fallback=(0.5, 0.5))
+    absorb(0, market.t)
+    observed = market.t
+    while market.remaining > 0:
+        tables = {}
+        for key, hist in histogram.items():
+            summed = np.cumsum(np.cumsum(hist[:, ::-1], axis=1)[:, ::-1], axis=0)  # rows <= i, cols >= j+1
+            tables[key] = summed[:k, 1:] / observed
+        profit = margin * tables["count"]
+        gft = tables["buyer"] - tables["seller"]
+        lower = profit - np.abs(margin) * settings.confidence_scale * math.sqrt(schedule.confidence_log / (2 * observed))
+        _, support, weights = two_pair_optimum(gft.ravel(), lower.ravel(), market.budget / market.remaining)
+        best_profit = int(np.argmax(profit))
+        fallback = (float(grid[best_profit // k]), float(grid[best_profit % k]))
+        if fallback[1] < fallback[0] or profit.ravel()[best_profit] <= 0:
+            fallback = (0.0, 1.0)
+        batch = min(market.remaining, max(64, int(settings.batch_growth * observed)))
+        cells = np.asarray(support)[rng.choice(len(support), size=batch, p=np.asarray(weights) / sum(weights))]
+        start = market.t
+        market.play(grid[cells // k], grid[cells % k], EXPLOIT, fallback=fallback)
+        absorb(start, market.t)
+        observed = market.t
+    return {"grid_points": k}

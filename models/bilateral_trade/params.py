@@ -1,0 +1,79 @@
+"""Parameters of a bilateral trade run: the valuation distribution, horizon, seeds and learners."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+__all__ = ["LEARNER_NAMES", "AdvancedSettings", "DistributionParams", "Params", "RectangleParams"]
+
+LEARNER_NAMES = ("fixed_price", "wbb_one_bit", "gbb_one_bit", "gbb_full")
+LearnerName = Literal["fixed_price", "wbb_one_bit", "gbb_one_bit", "gbb_full"]
+DistributionKind = Literal["uniform", "factor_two", "two_markets", "two_squares", "gaussian_copula", "rectangles"]
+Unit = Annotated[float, Field(ge=0.0, le=1.0)]
+
+
+class RectangleParams(BaseModel):
+    """One uniform rectangle of the user-drawn mixture: s in [lo, hi], b in [lo, hi], weight mass."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    s: tuple[Unit, Unit] = Field((0.0, 0.5), description="Seller value range [lo, hi] inside [0, 1] (lo = hi is an atom).")
+    b: tuple[Unit, Unit] = Field((0.5, 1.0), description="Buyer value range [lo, hi] inside [0, 1] (lo = hi is an atom).")
+    mass: float = Field(1.0, ge=0.0, le=1000.0, description="Relative weight of this rectangle (normalised over all rectangles).")
+
+
+class DistributionParams(BaseModel):
+    """Which joint distribution D of (s, b) the valuations are drawn from."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: DistributionKind = Field("two_markets", description="uniform, factor_two, two_markets, two_squares, gaussian_copula or rectangles.")
+    eta: float = Field(0.01, ge=0.0, le=0.2, description="Gap eta of the factor-two atoms (0, 1/2-eta) and (1/2+eta, 1); also used by two_squares.")
+    width: float = Field(0.05, ge=0.005, le=0.2, description="Side of each small square in two_squares (density bound = 1 / (2 width^2)).")
+    rho: float = Field(0.5, ge=-0.95, le=0.95, description="Correlation of the Gaussian copula.")
+    rectangles: list[RectangleParams] = Field(
+        default_factory=lambda: [
+            RectangleParams(s=(0.0, 0.2), b=(0.3, 0.5), mass=1.0),
+            RectangleParams(s=(0.5, 0.7), b=(0.8, 1.0), mass=1.0),
+        ],
+        max_length=12,
+        description="Mixture of uniform rectangles (kind = rectangles), at most 12.",
+    )
+
+
+class AdvancedSettings(BaseModel):
+    """Learner constants; the defaults follow the paper's rates (K ~ T^1/4, 2Kn ~ T^3/4)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    grid_points: int = Field(0, ge=0, le=64, description="Learner price grid K (0 = ceil(T^(1/4))).")
+    explore_scale: float = Field(0.5, ge=0.05, le=4.0, description="Exploration rounds per grid row/column: n = scale * sqrt(T).")
+    beta_scale: float = Field(0.1, ge=0.0, le=2.0, description="Budget target beta as a fraction of the exploration length 2Kn.")
+    confidence_scale: float = Field(1.0, ge=0.0, le=4.0, description="Multiplier of every confidence radius.")
+    batch_growth: float = Field(0.05, ge=0.001, le=1.0, description="LP re-solve batch = max(64, growth x rounds so far in the phase).")
+    min_horizon_exponent: int = Field(10, ge=8, le=16, description="Smallest horizon 2^m of the doubling grid used for the slope fit.")
+
+
+class Params(BaseModel):
+    """Inputs of one run; the defaults finish in a few seconds."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    distribution: DistributionParams = Field(default_factory=DistributionParams, description="Joint distribution of seller and buyer values.")
+    horizon: int = Field(65536, ge=1024, le=1 << 20, description="Number of rounds T (at most 2^20 = 1048576).")
+    seeds: int = Field(3, ge=1, le=10, description="Independent repetitions (bands and slope fits average over them).")
+    seed: int = Field(0, ge=0, le=2**31 - 1, description="Base random seed.")
+    learners: list[LearnerName] = Field(
+        default_factory=lambda: list(LEARNER_NAMES), min_length=1, max_length=4, description="Learners to run."
+    )
+    grid_size: int = Field(101, ge=3, le=201, description="K of the benchmark LP grid (K x K price couples).")
+    advanced: AdvancedSettings = Field(default_factory=AdvancedSettings, description="Learner constants (phase lengths, grid).")
+
+    @field_validator("learners")
+    @classmethod
+    def _unique_learners(cls, value: list[str]) -> list[str]:
+        if len(set(value)) != len(value):
+            raise ValueError("learners: each learner may appear only once")
+        return value
