@@ -35,7 +35,7 @@ def lean_polynomial(poly: Polynomial, names: Sequence[str]) -> str:
         return "(0 : ℝ)"
     pieces = []
     for mono, coeff in poly.sorted_terms():
-        factors = [_lean_number(coeff)]
+        factors = [] if coeff == 1 and any(mono) else [_lean_number(coeff)]
         for name, e in zip(names, mono):
             if e == 1:
                 factors.append(name)
