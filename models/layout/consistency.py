@@ -130,13 +130,13 @@ def _min_hitting_set(sets: list[frozenset[int]], budget: int = 200_000) -> set[i
                 return chosen
         if tried > budget:
             break
-    chosen: set[int] = set()
+    greedy: set[int] = set()
     remaining = list(sets)
     while remaining:
         best = max(universe, key=lambda x: sum(x in s for s in remaining))
-        chosen.add(best)
+        greedy.add(best)
         remaining = [s for s in remaining if best not in s]
-    return chosen
+    return greedy
 
 
 @dataclass

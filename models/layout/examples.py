@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +16,7 @@ SCENE_DIR = Path(__file__).resolve().parents[2] / "static" / "scenes"
 SCENE_NAMES = ("bedroom", "office", "living_room", "kitchen", "classroom")
 
 
-@lru_cache(maxsize=None)
+@cache
 def scene_file(name: str) -> dict[str, Any]:
     """Return the parsed JSON of one example file ({title, description, scene})."""
     return json.loads((SCENE_DIR / f"{name}.json").read_text())

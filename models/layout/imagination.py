@@ -8,15 +8,15 @@ import math
 import numpy as np
 import torch
 
+from models.layout.decomposition import Cluster
 from models.layout.losses import (
     CompiledRelations,
     collision_residuals,
+    corners,
     relation_residuals,
     room_residuals,
     sat_overlap,
-    corners,
 )
-from models.layout.decomposition import Cluster
 from models.layout.problem import Problem
 
 __all__ = ["imagine", "local_layout", "place_cluster", "random_layout"]

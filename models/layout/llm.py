@@ -7,8 +7,8 @@ import re
 import httpx
 
 from models.common import MethodInputError
-from models.layout.sentences import render
 from models.layout.scene import Relation
+from models.layout.sentences import render
 
 __all__ = ["SYSTEM_PROMPT", "propose_statements", "reply_lines"]
 

@@ -61,21 +61,18 @@ def sat_overlap(ca: torch.Tensor, cb: torch.Tensor) -> torch.Tensor:
     return overlap.amin(-1)
 
 
-def _point_segment(p: torch.Tensor, a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
-    ab = b - a
-    t = ((p - a) * ab).sum(-1) / (ab * ab).sum(-1).clamp_min(1e-12)
-    q = a + t.clamp(0.0, 1.0).unsqueeze(-1) * ab
-    return (p - q).norm(dim=-1)
+def _vertex_edge(src: torch.Tensor, dst: torch.Tensor) -> torch.Tensor:
+    """Smallest distance from the 4 vertices of src to the 4 edges of dst, (B, K)."""
+    a = dst.unsqueeze(2)  # (B, K, 1, 4, 2) edge starts
+    ab = (torch.roll(dst, -1, dims=2) - dst).unsqueeze(2)
+    p = src.unsqueeze(3)  # (B, K, 4, 1, 2)
+    t = (((p - a) * ab).sum(-1) / (ab * ab).sum(-1).clamp_min(1e-12)).clamp(0.0, 1.0)
+    return (p - a - t.unsqueeze(-1) * ab).norm(dim=-1).flatten(2).amin(-1)
 
 
 def pair_gap(ca: torch.Tensor, cb: torch.Tensor) -> torch.Tensor:
     """Return the vertex-to-edge distance between two footprints (B, K); exact when they are apart."""
-    best = []
-    for src, dst in ((ca, cb), (cb, ca)):
-        for e in range(4):
-            a, b = dst[:, :, e].unsqueeze(2), dst[:, :, (e + 1) % 4].unsqueeze(2)
-            best.append(_point_segment(src, a, b).amin(-1))
-    return torch.stack(best, -1).amin(-1)
+    return torch.minimum(_vertex_edge(ca, cb), _vertex_edge(cb, ca))
 
 
 @dataclass
@@ -112,18 +109,10 @@ def relation_residuals(poses: torch.Tensor, sizes: torch.Tensor, compiled: Compi
         ca = box[:, ia]  # (B, K, 4, 2)
         if kind.endswith("_wall"):
             if kind == "against_wall_wall":
-                res = []
-                for wall, w in _WALL_INDEX.items():
-                    if wall == "south":
-                        dist = ca[..., 1].amin(-1)
-                    elif wall == "north":
-                        dist = room[1] - ca[..., 1].amax(-1)
-                    elif wall == "west":
-                        dist = ca[..., 0].amin(-1)
-                    else:
-                        dist = room[0] - ca[..., 0].amax(-1)
-                    res.append(torch.where(ib == w, torch.relu(dist - 0.04) + torch.relu(-dist), 0.0))
-                value = torch.stack(res, 0).sum(0)
+                dist = torch.stack([ca[..., 1].amin(-1), room[1] - ca[..., 1].amax(-1),
+                                    ca[..., 0].amin(-1), room[0] - ca[..., 0].amax(-1)], dim=-1)  # (B, K, 4 walls)
+                mine = dist.gather(-1, ib.view(1, -1, 1).expand(dist.shape[0], -1, 1)).squeeze(-1)
+                value = torch.relu(mine - 0.04) + torch.relu(-mine)
             else:  # facing a wall
                 normals = torch.tensor([[-WALL_NORMAL_IN[w][0], -WALL_NORMAL_IN[w][1]] for w in _WALL_INDEX])
                 toward = normals[ib].unsqueeze(0)

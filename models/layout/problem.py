@@ -42,7 +42,8 @@ def _support_heights(n: int, sizes: np.ndarray, supports: list[tuple[int, int]])
     below = dict(supports)
     z = np.zeros(n)
     for i in range(n):
-        chain, node = [], i
+        chain: list[int] = []
+        node = i
         while node in below and len(chain) <= n:
             chain.append(node)
             node = below[node]

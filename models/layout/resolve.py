@@ -48,12 +48,12 @@ def yaw_pins(
             continue
         yaw = WALL_YAW[rel.wall] if rel.type == "against_wall" else facing_wall_yaw(rel.wall)
         tol = WALL_DEG if rel.type == "against_wall" else FACING_DEG
-        obj = index[rel.a]
-        if obj in pins:
-            if _angle_diff(pins[obj].yaw, yaw) > pins[obj].tolerance + tol + 1e-9:
-                clashes.append((pins[obj].relation, k))
+        target = index[rel.a]
+        if target in pins:
+            if _angle_diff(pins[target].yaw, yaw) > pins[target].tolerance + tol + 1e-9:
+                clashes.append((pins[target].relation, k))
         else:
-            pins[obj] = YawPin(yaw, k, tol)
+            pins[target] = YawPin(yaw, k, tol)
     return pins, clashes
 
 
@@ -103,8 +103,8 @@ def axis_constraints(scene: Scene, relations: list[Relation], subset: list[int])
             t = math.radians(pins[i].yaw)
             ext = (w * abs(math.cos(t)) + d * abs(math.sin(t))) if axis == 0 else (
                 w * abs(math.sin(t)) + d * abs(math.cos(t)))
-            why = frozenset() if pins[i].relation is None else frozenset({pins[i].relation})
-            return ext / 2.0, why
+            pin_relation = pins[i].relation
+            return ext / 2.0, frozenset() if pin_relation is None else frozenset({pin_relation})
         return (math.hypot(w, d) if largest else min(w, d)) / 2.0, frozenset()
 
     edges: list[AxisEdge] = []

@@ -84,7 +84,7 @@ class Result(MethodResult):
     objects: list[str] = Field(default_factory=list)
     relations: list[RelationVerdict] = Field(default_factory=list)
     unparsed: list[str] = Field(default_factory=list)
-    room: Room = Field(default_factory=Room)
+    room: Room = Field(default_factory=lambda: Room())
     boxes: list[Obj] = Field(default_factory=list)
     clusters: list[ClusterOut] = Field(default_factory=list)
     initial_layout: dict[str, PoseOut] = Field(default_factory=dict)

@@ -58,9 +58,9 @@ class Room(BaseModel):
     """A box room: x in [0, width] west->east, y in [0, depth] south->north, z in [0, height]."""
 
     model_config = ConfigDict(extra="forbid")
-    width: float = Field(4.0, ge=0.5, le=30.0, description="Room extent along x (west to east), m")
-    depth: float = Field(3.6, ge=0.5, le=30.0, description="Room extent along y (south to north), m")
-    height: float = Field(2.6, ge=0.5, le=10.0, description="Ceiling height, m")
+    width: float = Field(default=4.0, ge=0.5, le=30.0, description="Room extent along x (west to east), m")
+    depth: float = Field(default=3.6, ge=0.5, le=30.0, description="Room extent along y (south to north), m")
+    height: float = Field(default=2.6, ge=0.5, le=10.0, description="Ceiling height, m")
 
 
 class Obj(BaseModel):
@@ -95,7 +95,7 @@ class Scene(BaseModel):
     """A room, its objects and the relations between them (relations may come from sentences)."""
 
     model_config = ConfigDict(extra="forbid")
-    room: Room = Field(default_factory=Room)
+    room: Room = Field(default_factory=lambda: Room())
     objects: list[Obj] = Field(default_factory=list, max_length=60)
     relations: list[Relation] = Field(default_factory=list, max_length=300)
 

@@ -102,7 +102,7 @@ def parse_sentence(sentence: str, object_names: list[str]) -> Relation | str:
             unknown.append(groups["a"])
             continue
         if groups.get("wall"):
-            return Relation(type=kind, a=a, wall=groups["wall"])  # type: ignore[arg-type]
+            return Relation(type=kind, a=a, b=None, wall=groups["wall"])  # type: ignore[arg-type]
         b = _lookup(groups["b"], names)
         if b is None:
             unknown.append(groups["b"])

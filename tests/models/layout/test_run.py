@@ -1,0 +1,112 @@
+"""run(): CLI contract names, determinism, validation messages, decomposition and imagination."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from pydantic import ValidationError
+
+from models.common import Cancelled, MethodInputError, no_progress
+from models.layout import SPEC
+from models.layout.decomposition import decompose
+from models.layout.examples import load_scene
+from models.layout.imagination import imagine
+from models.layout.optimize import optimise
+from models.layout.params import Params
+from models.layout.problem import build_problem
+from models.layout.run import run
+from tests.models.layout.helpers import boxes, rel, scene
+
+
+def test_cli_contract_fields() -> None:
+    result = run(Params(), no_progress)
+    dumped = result.model_dump(mode="json")
+    for key in ("status", "layout", "metrics", "conflicts", "reasons", "objects"):
+        assert key in dumped
+    assert set(dumped["metrics"]) >= {"collision_count", "out_of_room_count", "relation_fraction"}
+    assert set(next(iter(dumped["layout"].values()))) == {"x", "y", "z", "yaw"}
+    assert SPEC.result_model.model_validate(dumped).scores == result.scores
+    assert set(result.artifacts()) == {"layout.json", "report.json", "scene.glb"}
+    assert result.artifacts()["scene.glb"].content[:4] == b"glTF"
+    figs = SPEC.figures(result)
+    assert {"scene_3d", "floor_plan"} <= set(figs)
+
+
+def test_same_seed_same_layout() -> None:
+    s = load_scene("bedroom")
+    quick = dict(scene=s, seed=3, ablations=["no_imagination"], stage2_iterations=60, repair_rounds=1)
+    first = run(Params(**quick), no_progress)  # type: ignore[arg-type]
+    second = run(Params(**quick), no_progress)  # type: ignore[arg-type]
+    assert first.layout == second.layout
+    assert [a.collision_count for a in first.ablations] == [a.collision_count for a in second.ablations]
+
+
+@pytest.mark.parametrize("relation,needle", [
+    (rel("left_of", "lamp", "sofa"), "'sofa', which is not in scene.objects"),
+    (rel("left_of", "lamp"), "needs 'b'"),
+    (rel("against_wall", "lamp"), "needs 'wall'"),
+    (rel("near", "lamp", "lamp"), "itself"),
+])
+def test_bad_relations_give_one_clear_line(relation, needle: str) -> None:  # type: ignore[no-untyped-def]
+    s = scene(boxes(("lamp", 0.3, 0.3, 0.4), ("bed", 1.6, 2.0, 0.5)), [relation])
+    with pytest.raises(MethodInputError) as err:
+        run(Params(scene=s), no_progress)
+    assert needle in str(err.value) and "\n" not in str(err.value)
+
+
+def test_params_bounds() -> None:
+    with pytest.raises(ValidationError):
+        Params(stage2_iterations=10_000)
+    with pytest.raises(ValidationError):
+        Params(ablations=["no_walls"])  # type: ignore[list-item]
+    with pytest.raises(ValidationError):
+        Params.model_validate({"scene": {"objects": [{"name": "x", "width": -1, "depth": 1, "height": 1}]}})
+    with pytest.raises(MethodInputError, match="empty"):
+        run(Params(scene=scene([], [])), no_progress)
+
+
+def test_progress_can_cancel() -> None:
+    calls: list[float] = []
+
+    def progress(fraction: float, message: str = "") -> None:
+        calls.append(fraction)
+        if fraction > 0.3:
+            raise Cancelled()
+
+    with pytest.raises(Cancelled):
+        run(Params(), progress)
+    assert calls == sorted(calls) or len(calls) > 2
+
+
+def test_decomposition_flattens_chains_to_one_anchor() -> None:
+    objs = boxes(("table", 1.2, 0.8, 0.75), ("tray", 0.4, 0.3, 0.05), ("cup", 0.1, 0.1, 0.1), ("chair", 0.5, 0.5, 0.9),
+                 ("shelf", 1.0, 0.3, 1.8), ("book", 0.2, 0.15, 0.25))
+    rels = [rel("on_top_of", "tray", "table"), rel("on_top_of", "cup", "tray"), rel("in_front_of", "chair", "table"),
+            rel("against_wall", "shelf", wall="north"), rel("left_of", "shelf", "table"), rel("on_top_of", "book", "shelf")]
+    s = scene(objs, rels)
+    d = decompose(s, rels)
+    anchors = {c.anchor: sorted(c.members) for c in d.clusters}
+    assert anchors == {0: [1, 2, 3], 4: [5]}  # the wall-pinned shelf stays an anchor; the cup hangs off the table
+    assert d.anchor_of(2) == 0 and d.clusters[0].parent[2] == (1, 1)
+    assert [len(c.objects) for c in decompose(s, rels, enabled=False).clusters] == [1] * 6
+
+
+def test_imagination_satisfies_member_relations_before_any_optimisation() -> None:
+    problem = build_problem(load_scene("kitchen"), load_scene("kitchen").relations)
+    start = imagine(problem)
+    from models.layout.relations import check_all
+    verdicts = check_all(problem.relations, problem.index, start, problem.sizes, problem.room)
+    assert sum(verdicts) >= 0.8 * len(verdicts)
+    # the optimiser starts from it: with no steps at all the layout is returned unchanged
+    same, _ = optimise(problem, start, True, 0, 1, lr=0.0)
+    assert np.allclose(same[:, :2], start[:, :2], atol=1e-9)
+
+
+@pytest.mark.parametrize("reparam", [True, False])
+def test_local_global_round_trip(reparam: bool) -> None:
+    problem = build_problem(load_scene("living_room"), load_scene("living_room").relations)
+    start = imagine(problem)
+    start[:, 3] = np.where([i in problem.pins for i in range(problem.n)], start[:, 3], start[:, 3] + 7.0)
+    same, _ = optimise(problem, start, reparam, 0, 1, lr=0.0)
+    assert np.allclose(same[:, :2], start[:, :2], atol=1e-9)
+    assert np.allclose((same[:, 3] - start[:, 3] + 180) % 360 - 180, 0.0, atol=1e-9)
