@@ -24,6 +24,9 @@ class Settings(BaseSettings):
     executor: Literal["embedded", "inline"] = Field(
         "embedded", description="embedded: one spawned process per job; inline: in-process (tests only)."
     )
+    start_method: Literal["forkserver", "spawn"] = Field(
+        "forkserver", description="How job processes start: forked from a preloaded, CUDA-free server, or spawned."
+    )
     max_workers: int = Field(2, ge=1, le=64, description="Jobs that run at once.")
     job_timeout_s: float = Field(300.0, gt=0, le=24 * 3600, description="Wall-clock limit of one job.")
     job_memory_mb: int = Field(4096, ge=64, le=1024 * 1024, description="Address-space limit of one job.")

@@ -36,9 +36,10 @@ class Job(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
-    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
-    metrics: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
-    figures: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    # Large columns load only when read, so status polls and history lists stay cheap.
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True, deferred=True)
+    metrics: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True, deferred=True)
+    figures: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True, deferred=True)
     error: Mapped[str | None] = mapped_column(Text, nullable=True)
 
     artifacts: Mapped[list[Artifact]] = relationship(

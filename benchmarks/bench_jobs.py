@@ -1,0 +1,124 @@
+"""Job overhead and polling throughput of the model server on the default SQLite store.
+
+Starts the real backend (uvicorn, embedded executor) in a subprocess and measures:
+  1. wall time from POST /api/jobs to `succeeded` for a trivial job (median, p95), with warm job
+     processes (the default) against the baseline of a cold spawn per job (WARM_WORKERS=0);
+  2. GET /api/jobs/{id} requests per second under 50 concurrent pollers (httpx), for the
+     `status` view the front end polls with and the `full` view (result + figures).
+
+    python benchmarks/bench_jobs.py [--jobs 40] [--seconds 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def start_backend(data_dir: str, warm_workers: int) -> tuple[subprocess.Popen[bytes], str]:
+    port = free_port()
+    env = dict(os.environ, DATA_DIR=data_dir, EXTRA_METHODS="tests.toy_method", WARM_WORKERS=str(warm_workers),
+               OMP_NUM_THREADS="1")
+    process = subprocess.Popen([sys.executable, "-m", "uvicorn", "backend.main:app", "--port", str(port),
+                                "--log-level", "warning"], cwd=ROOT, env=env)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(url + "/healthz", timeout=1).status_code == 200:
+                return process, url
+        except httpx.TransportError:
+            time.sleep(0.2)
+    process.kill()
+    raise SystemExit("the backend did not start")
+
+
+def job_latencies(url: str, count: int) -> list[float]:
+    latencies = []
+    with httpx.Client(base_url=url, timeout=30) as client:
+        for _ in range(count):
+            started = time.perf_counter()
+            job_id = client.post("/api/jobs", json={"method": "toy", "params": {"steps": 2}}).json()["id"]
+            while client.get(f"/api/jobs/{job_id}", params={"view": "status"}).json()["status"] != "succeeded":
+                time.sleep(0.002)
+            latencies.append(time.perf_counter() - started)
+            time.sleep(0.3)  # let the executor refill its warm process, as between real user clicks
+    return latencies
+
+
+async def polling_rate(url: str, job_id: str, view: str, pollers: int, seconds: float) -> float:
+    done = 0
+    stop_at = time.perf_counter() + seconds
+
+    async def poller(client: httpx.AsyncClient) -> None:
+        nonlocal done
+        while time.perf_counter() < stop_at:
+            response = await client.get(f"/api/jobs/{job_id}", params={"view": view})
+            response.raise_for_status()
+            done += 1
+
+    limits = httpx.Limits(max_connections=pollers, max_keepalive_connections=pollers)
+    async with httpx.AsyncClient(base_url=url, timeout=30, limits=limits) as client:
+        started = time.perf_counter()
+        await asyncio.gather(*(poller(client) for _ in range(pollers)))
+        return done / (time.perf_counter() - started)
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--jobs", type=int, default=40)
+    parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--pollers", type=int, default=50)
+    args = parser.parse_args()
+    rows = []
+    for label, warm in (("warm process per job (default)", 1), ("baseline: cold spawn per job", 0)):
+        with tempfile.TemporaryDirectory() as data_dir:
+            process, url = start_backend(data_dir, warm)
+            try:
+                latencies = job_latencies(url, args.jobs)
+                if warm:
+                    job_id = httpx.post(url + "/api/jobs", json={"method": "toy", "params": {"steps": 2}}).json()["id"]
+                    time.sleep(1.0)
+                    rates = {view: asyncio.run(polling_rate(url, job_id, view, args.pollers, args.seconds))
+                             for view in ("status", "full")}
+            finally:
+                process.terminate()
+                process.wait(10)
+        rows.append((label, statistics.median(latencies) * 1000, percentile(latencies, 0.95) * 1000))
+    print(f"\nJob overhead, POST -> succeeded, trivial job, {args.jobs} jobs, SQLite store")
+    print(f"{'executor':<34}{'median ms':>12}{'p95 ms':>10}")
+    for label, median, p95 in rows:
+        print(f"{label:<34}{median:>12.1f}{p95:>10.1f}")
+    print(f"ratio cold/warm (median): {rows[1][1] / rows[0][1]:.1f}x")
+    print(f"\nPolling GET /api/jobs/{{id}} with {args.pollers} concurrent pollers for {args.seconds:g} s")
+    print(f"{'view':<34}{'requests/s':>12}")
+    for view, rate in rates.items():
+        print(f"{view:<34}{rate:>12.0f}")
+    print(f"ratio status/full: {rates['status'] / rates['full']:.2f}x")
+
+
+if __name__ == "__main__":
+    main()
