@@ -19,24 +19,41 @@ def examples() -> dict[str, dict[str, Any]]:
     four = ["fixed_price", "wbb_one_bit", "gbb_one_bit", "gbb_full"]
     return {
         "Two separated markets (GBB beats every fixed price)": {
-            "distribution": {"kind": "two_markets"}, "horizon": 65536, "seeds": 3, "learners": four,
+            "distribution": {"kind": "two_markets"},
+            "horizon": 65536,
+            "seeds": 3,
+            "learners": four,
         },
         "Factor-two atoms, eta = 0.01 (GBB is 1.92 x the best fixed price)": {
-            "distribution": {"kind": "factor_two", "eta": 0.01}, "horizon": 65536, "seeds": 3,
-            "learners": ["fixed_price", "wbb_one_bit", "gbb_one_bit"], "grid_size": 101,
+            "distribution": {"kind": "factor_two", "eta": 0.01},
+            "horizon": 65536,
+            "seeds": 3,
+            "learners": ["fixed_price", "wbb_one_bit", "gbb_one_bit"],
+            "grid_size": 101,
         },
         "Two small squares (bounded-density factor two)": {
-            "distribution": {"kind": "two_squares", "eta": 0.01, "width": 0.05}, "horizon": 65536, "seeds": 3,
+            "distribution": {"kind": "two_squares", "eta": 0.01, "width": 0.05},
+            "horizon": 65536,
+            "seeds": 3,
             "learners": four,
         },
         "Independent uniform (GBB = fixed price = 1/8)": {
-            "distribution": {"kind": "uniform"}, "horizon": 32768, "seeds": 3, "learners": four,
+            "distribution": {"kind": "uniform"},
+            "horizon": 32768,
+            "seeds": 3,
+            "learners": four,
         },
         "Gaussian copula, rho = -0.5": {
-            "distribution": {"kind": "gaussian_copula", "rho": -0.5}, "horizon": 32768, "seeds": 3, "learners": four,
+            "distribution": {"kind": "gaussian_copula", "rho": -0.5},
+            "horizon": 32768,
+            "seeds": 3,
+            "learners": four,
         },
         "Long run: T = 2^20, 5 seeds, one-bit GBB learner": {
-            "distribution": {"kind": "two_markets"}, "horizon": 1 << 20, "seeds": 5, "learners": ["wbb_one_bit", "gbb_one_bit"],
+            "distribution": {"kind": "two_markets"},
+            "horizon": 1 << 20,
+            "seeds": 5,
+            "learners": ["wbb_one_bit", "gbb_one_bit"],
         },
     }
 

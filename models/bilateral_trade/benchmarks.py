@@ -131,7 +131,9 @@ def gbb_lp(pairs: np.ndarray, gft: np.ndarray, profit: np.ndarray) -> GbbSolutio
     )
 
 
-def two_pair_optimum(gft: np.ndarray, profit: np.ndarray, slack: float = 0.0) -> tuple[float, list[int], list[float]]:
+def two_pair_optimum(
+    gft: np.ndarray, profit: np.ndarray, slack: float = 0.0
+) -> tuple[float, list[int], list[float]]:
     """Same LP as `gbb_lp` with constraint sum x profit >= -slack, via the upper concave hull.
 
     The value is the upper concave envelope of the points (profit_k, GFT_k) at profit = -slack
@@ -165,8 +167,11 @@ def two_pair_optimum(gft: np.ndarray, profit: np.ndarray, slack: float = 0.0) ->
                 return float(gft[b]), [b], [1.0]
             w_b = (level - profit[a]) / (profit[b] - profit[a])
             return float((1 - w_b) * gft[a] + w_b * gft[b]), [a, b], [1.0 - w_b, w_b]
-    # level above every hull point: take the best feasible single point
+    # level above every hull point: take the best feasible single point, or the most profitable one
     feasible = np.flatnonzero(profit >= level)
+    if len(feasible) == 0:
+        k = int(np.argmax(profit))
+        return float(gft[k]), [k], [1.0]
     k = int(feasible[np.argmax(gft[feasible])])
     return float(gft[k]), [k], [1.0]
 

@@ -111,7 +111,9 @@ class RectangleMixture:
 
     def sample(self, rng: np.random.Generator, size: int) -> tuple[np.ndarray, np.ndarray]:
         cumulative = np.cumsum([r.mass for r in self.rectangles])
-        which = np.minimum(np.searchsorted(cumulative / cumulative[-1], rng.random(size), side="right"), len(cumulative) - 1)
+        which = np.minimum(
+            np.searchsorted(cumulative / cumulative[-1], rng.random(size), side="right"), len(cumulative) - 1
+        )
         lo_s = np.array([r.s_lo for r in self.rectangles])[which]
         hi_s = np.array([r.s_hi for r in self.rectangles])[which]
         lo_b = np.array([r.b_lo for r in self.rectangles])[which]
@@ -166,9 +168,7 @@ class RectangleMixture:
         return best
 
     def is_discrete(self) -> bool:
-        return all(
-            r.s_hi - r.s_lo <= EPS and r.b_hi - r.b_lo <= EPS for r in self.rectangles
-        )
+        return all(r.s_hi - r.s_lo <= EPS and r.b_hi - r.b_lo <= EPS for r in self.rectangles)
 
     def breakpoints(self) -> np.ndarray:
         points = [0.0, 1.0] + [x for r in self.rectangles for x in (r.s_lo, r.s_hi, r.b_lo, r.b_hi)]
@@ -237,7 +237,9 @@ class GaussianCopula:
 
     def first_best(self) -> float:
         """E[(b - s)^+] = E_s[integral_s^1 P(b >= v | s) dv]."""
-        rows = [np.interp(s, self._v_grid, row) for s, row in zip(self._s_nodes, self._tail_integral, strict=True)]
+        rows = [
+            np.interp(s, self._v_grid, row) for s, row in zip(self._s_nodes, self._tail_integral, strict=True)
+        ]
         return float(np.mean(rows))
 
     def density_bound(self) -> float:

@@ -89,6 +89,11 @@ def phase_spans(phase: np.ndarray) -> list[dict[str, object]]:
         where = np.flatnonzero(phase == code)
         if len(where):
             spans.append(
-                {"phase": PHASE_NAMES[code], "start": int(where[0]) + 1, "end": int(where[-1]) + 1, "rounds": len(where)}
+                {
+                    "phase": PHASE_NAMES[code],
+                    "start": int(where[0]) + 1,
+                    "end": int(where[-1]) + 1,
+                    "rounds": len(where),
+                }
             )
     return spans

@@ -10,7 +10,12 @@ from models.bilateral_trade.result import Result
 
 __all__ = ["figures"]
 
-_COLOURS = {"fixed_price": "#7f7f7f", "wbb_one_bit": "#1f77b4", "gbb_one_bit": "#d62728", "gbb_full": "#2ca02c"}
+_COLOURS = {
+    "fixed_price": "#7f7f7f",
+    "wbb_one_bit": "#1f77b4",
+    "gbb_one_bit": "#d62728",
+    "gbb_full": "#2ca02c",
+}
 _PHASE_COLOURS = {"profit collection": "rgba(255, 200, 0, 0.15)", "exploration": "rgba(120, 120, 255, 0.15)"}
 
 
@@ -27,8 +32,14 @@ def _band(fig: go.Figure, x: list[int], per_seed: list[list[float]], name: str, 
     fig.add_trace(go.Scatter(x=x, y=hi, mode="lines", line={"width": 0}, showlegend=False, hoverinfo="skip"))
     fig.add_trace(
         go.Scatter(
-            x=x, y=lo, mode="lines", line={"width": 0}, fill="tonexty", fillcolor=_rgba(colour, 0.2),
-            showlegend=False, hoverinfo="skip",
+            x=x,
+            y=lo,
+            mode="lines",
+            line={"width": 0},
+            fill="tonexty",
+            fillcolor=_rgba(colour, 0.2),
+            showlegend=False,
+            hoverinfo="skip",
         )
     )
     fig.add_trace(go.Scatter(x=x, y=mean, mode="lines", name=label, line={"color": colour, "width": 2}))
@@ -42,8 +53,14 @@ def _shade_phases(fig: go.Figure, result: Result) -> None:
     for span in result.learners[name].phases:
         if span.phase in _PHASE_COLOURS:
             fig.add_vrect(
-                x0=span.start, x1=span.end, fillcolor=_PHASE_COLOURS[span.phase], line_width=0, layer="below",
-                annotation_text=span.phase, annotation_position="top left", annotation_font_size=10,
+                x0=span.start,
+                x1=span.end,
+                fillcolor=_PHASE_COLOURS[span.phase],
+                line_width=0,
+                layer="below",
+                annotation_text=span.phase,
+                annotation_position="top left",
+                annotation_font_size=10,
             )
 
 
@@ -54,7 +71,11 @@ def _regret_figure(result: Result, benchmark: str) -> go.Figure:
         _band(fig, result.checkpoints, per_seed, name, result.learners[name].label)
     _shade_phases(fig, result)
     value = result.benchmarks.gbb if benchmark == "gbb" else result.benchmarks.wbb
-    title = "GBB optimum (best distribution over price couples)" if benchmark == "gbb" else "best fixed price (WBB)"
+    title = (
+        "GBB optimum (best distribution over price couples)"
+        if benchmark == "gbb"
+        else "best fixed price (WBB)"
+    )
     fig.update_layout(
         title=f"Cumulative regret against the {title}, {value:.4f} GFT per round",
         xaxis_title="round t",
@@ -72,24 +93,41 @@ def _loglog_figure(result: Result) -> go.Figure:
         regrets = np.asarray(curves.scan_regret_vs_gbb)
         positive = regrets > 0
         slope = summary.regret_slope_vs_gbb
-        label = f"{summary.label}: slope {slope:.2f}" if slope is not None else f"{summary.label}: no positive regret"
+        label = (
+            f"{summary.label}: slope {slope:.2f}"
+            if slope is not None
+            else f"{summary.label}: no positive regret"
+        )
         colour = _COLOURS.get(name, "#444444")
         fig.add_trace(
-            go.Scatter(x=horizons[positive], y=regrets[positive], mode="markers+lines", name=label, line={"color": colour})
+            go.Scatter(
+                x=horizons[positive],
+                y=regrets[positive],
+                mode="markers+lines",
+                name=label,
+                line={"color": colour},
+            )
         )
         if slope is not None and positive.sum() >= 2:
             x, y = np.log(horizons[positive]), np.log(regrets[positive])
             intercept = float(np.mean(y - slope * x))
             fig.add_trace(
                 go.Scatter(
-                    x=horizons, y=np.exp(intercept + slope * np.log(horizons)), mode="lines",
-                    line={"color": colour, "dash": "dot", "width": 1}, showlegend=False, hoverinfo="skip",
+                    x=horizons,
+                    y=np.exp(intercept + slope * np.log(horizons)),
+                    mode="lines",
+                    line={"color": colour, "dash": "dot", "width": 1},
+                    showlegend=False,
+                    hoverinfo="skip",
                 )
             )
     ref = horizons[0] ** 0.75
     fig.add_trace(
         go.Scatter(
-            x=horizons, y=(horizons**0.75) * (10 / ref), mode="lines", name="reference slope 3/4 (the paper's rate)",
+            x=horizons,
+            y=(horizons**0.75) * (10 / ref),
+            mode="lines",
+            name="reference slope 3/4 (the paper's rate)",
             line={"color": "black", "dash": "dash", "width": 1},
         )
     )
@@ -123,29 +161,45 @@ def _heatmap_figure(result: Result) -> go.Figure:
     edges = np.asarray(result.heatmap_edges)
     centres = 0.5 * (edges[1:] + edges[:-1])
     fig = make_subplots(
-        rows=1, cols=2, horizontal_spacing=0.12,
+        rows=1,
+        cols=2,
+        horizontal_spacing=0.12,
         subplot_titles=(
             f"{result.heatmap_learner}: share of rounds per price couple",
             f"LP optimum on the {result.benchmarks.lp_grid_size}-point grid",
         ),
     )
-    counts = np.asarray(result.heatmap_counts) if result.heatmap_counts else np.zeros((len(centres), len(centres)))
+    counts = (
+        np.asarray(result.heatmap_counts) if result.heatmap_counts else np.zeros((len(centres), len(centres)))
+    )
     fig.add_trace(
-        go.Heatmap(x=centres, y=centres, z=counts.T, colorscale="Reds", colorbar={"title": "share", "x": 0.44}), 1, 1
+        go.Heatmap(
+            x=centres, y=centres, z=counts.T, colorscale="Reds", colorbar={"title": "share", "x": 0.44}
+        ),
+        1,
+        1,
     )
     optimum = np.zeros_like(counts)
     for couple in result.benchmarks.lp_support:
         i = min(int(couple.p * len(centres)), len(centres) - 1)
         j = min(int(couple.q * len(centres)), len(centres) - 1)
         optimum[i, j] += couple.weight
-    fig.add_trace(go.Heatmap(x=centres, y=centres, z=optimum.T, colorscale="Blues", colorbar={"title": "weight"}), 1, 2)
+    fig.add_trace(
+        go.Heatmap(x=centres, y=centres, z=optimum.T, colorscale="Blues", colorbar={"title": "weight"}), 1, 2
+    )
     for col in (1, 2):
         fig.add_trace(
-            go.Scatter(x=[0, 1], y=[0, 1], mode="lines", line={"color": "grey", "dash": "dash"}, showlegend=False), 1, col
+            go.Scatter(
+                x=[0, 1], y=[0, 1], mode="lines", line={"color": "grey", "dash": "dash"}, showlegend=False
+            ),
+            1,
+            col,
         )
         fig.update_xaxes(title_text="seller price p", range=[0, 1], row=1, col=col)
         fig.update_yaxes(title_text="buyer price q", range=[0, 1], row=1, col=col)
-    fig.update_layout(title="Where the learner posts prices vs the GBB optimum (below the diagonal: subsidised, q < p)")
+    fig.update_layout(
+        title="Where the learner posts prices vs the GBB optimum (below the diagonal: subsidised, q < p)"
+    )
     return fig
 
 
@@ -153,20 +207,35 @@ def _valuations_figure(result: Result) -> go.Figure:
     sample = np.asarray(result.valuation_sample)
     fig = go.Figure()
     fig.add_trace(
-        go.Scatter(x=sample[:, 0], y=sample[:, 1], mode="markers", name="(s, b) draws", marker={"size": 4, "opacity": 0.5})
+        go.Scatter(
+            x=sample[:, 0],
+            y=sample[:, 1],
+            mode="markers",
+            name="(s, b) draws",
+            marker={"size": 4, "opacity": 0.5},
+        )
     )
-    fig.add_trace(go.Scatter(x=[0, 1], y=[0, 1], mode="lines", name="b = s", line={"color": "grey", "dash": "dash"}))
+    fig.add_trace(
+        go.Scatter(x=[0, 1], y=[0, 1], mode="lines", name="b = s", line={"color": "grey", "dash": "dash"})
+    )
     support = result.benchmarks.lp_support
     fig.add_trace(
         go.Scatter(
-            x=[c.p for c in support], y=[c.q for c in support], mode="markers+text", name="GBB LP couples (p, q)",
-            text=[f"weight {c.weight:.2f}" for c in support], textposition="top center",
+            x=[c.p for c in support],
+            y=[c.q for c in support],
+            mode="markers+text",
+            name="GBB LP couples (p, q)",
+            text=[f"weight {c.weight:.2f}" for c in support],
+            textposition="top center",
             marker={"symbol": "x", "size": 12, "color": "#d62728"},
         )
     )
     fig.update_layout(
         title=f"Valuations: {result.distribution.label} (a trade at (p, q) takes s <= p and b >= q)",
-        xaxis_title="seller value s", yaxis_title="buyer value b", xaxis_range=[0, 1], yaxis_range=[0, 1],
+        xaxis_title="seller value s",
+        yaxis_title="buyer value b",
+        xaxis_range=[0, 1],
+        yaxis_range=[0, 1],
     )
     return fig
 

@@ -11,7 +11,14 @@ from models.bilateral_trade.distributions import EPS
 from models.bilateral_trade.market import COLLECT, EXPLOIT, EXPLORE, Market
 from models.bilateral_trade.schedule import LearnerSettings, Schedule
 
-__all__ = ["ProfitStats", "gbb_full_learner", "gbb_one_bit_learner", "line_estimates", "line_radius", "trade_bounds"]
+__all__ = [
+    "ProfitStats",
+    "gbb_full_learner",
+    "gbb_one_bit_learner",
+    "line_estimates",
+    "line_radius",
+    "trade_bounds",
+]
 
 
 class ProfitStats:
@@ -31,7 +38,9 @@ class ProfitStats:
             self.margin.shape
         )
 
-    def upper(self, trade_lower: np.ndarray | None = None, trade_upper: np.ndarray | None = None) -> np.ndarray:
+    def upper(
+        self, trade_lower: np.ndarray | None = None, trade_upper: np.ndarray | None = None
+    ) -> np.ndarray:
         """UCB of profit(p, q) = (q - p) P(trade), clipped to its range [min(0, q-p), max(0, q-p)].
 
         Confidence bounds on P(trade) from the exploration phase tighten the range: profit <=
@@ -45,13 +54,20 @@ class ProfitStats:
             # empirical Bernstein on the trade frequency: most cells trade rarely
             freq = np.clip(mean / self.margin, 0.0, 1.0)
             log_n = self.confidence_log / self.pulls
-            radius = self.scale * np.abs(self.margin) * (np.sqrt(2.0 * freq * (1 - freq) * log_n) + 3.0 * log_n)
+            radius = (
+                self.scale * np.abs(self.margin) * (np.sqrt(2.0 * freq * (1 - freq) * log_n) + 3.0 * log_n)
+            )
         ucb = np.where(self.pulls > 0, mean + radius, hi)
         return np.clip(ucb, lo, hi)
 
 
 def trade_bounds(
-    grid: np.ndarray, left: np.ndarray, right: np.ndarray, samples: float, confidence_log: float, scale: float = 1.0
+    grid: np.ndarray,
+    left: np.ndarray,
+    right: np.ndarray,
+    samples: float,
+    confidence_log: float,
+    scale: float = 1.0,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Lower and upper confidence bounds on P(s <= p, b >= q) on the grid from L_hat and R_hat.
 
@@ -179,20 +195,29 @@ def gbb_one_bit_learner(
     q = np.where(seller_side, grid[line], random_price)
     bits = market.play(p, q, EXPLORE, fallback=fallback)
     done = len(bits)
-    left, right, col_count, row_count = line_estimates(grid, seller_side[:done], line[:done], random_price[:done], bits)
+    left, right, col_count, row_count = line_estimates(
+        grid, seller_side[:done], line[:done], random_price[:done], bits
+    )
     fewest = float(min(col_count.min(), row_count.min()))
-    trade_lower, trade_upper = trade_bounds(grid, left, right, fewest, schedule.confidence_log, settings.confidence_scale)
+    trade_lower, trade_upper = trade_bounds(
+        grid, left, right, fewest, schedule.confidence_log, settings.confidence_scale
+    )
 
     start, elapsed, solves = market.t, 0, 0
     while market.remaining > 0:
         ucb_profit = stats.upper(trade_lower, trade_upper)
         objective = left + right + ucb_profit  # the L, R radii are equal on every cell: a constant shift
-        slack = market.budget / market.remaining
+        # pace the budget: spend only what exceeds the reserve beta, rebuild it when below
+        slack = (market.budget - schedule.budget_target) / market.remaining
         _, support, weights = two_pair_optimum(objective.ravel(), ucb_profit.ravel(), slack)
         solves += 1
         batch = min(market.remaining, max(64, int(settings.batch_growth * elapsed)))
-        cells = np.asarray(support)[rng.choice(len(support), size=batch, p=np.asarray(weights) / sum(weights))]
-        bits = market.play(grid[cells // k], grid[cells % k], EXPLOIT, fallback=fallback, max_rounds=4 * batch)
+        cells = np.asarray(support)[
+            rng.choice(len(support), size=batch, p=np.asarray(weights) / sum(weights))
+        ]
+        bits = market.play(
+            grid[cells // k], grid[cells % k], EXPLOIT, fallback=fallback, max_rounds=4 * batch
+        )
         stats.add(cells[: len(bits)], bits)
         elapsed = market.t - start
     return {"grid_points": k, "lp_solves": solves, "fallback": fallback, "left": left, "right": right}
@@ -228,14 +253,18 @@ def gbb_full_learner(
             tables[key] = summed[:k, 1:] / observed
         profit = margin * tables["count"]
         gft = tables["buyer"] - tables["seller"]
-        lower = profit - np.abs(margin) * settings.confidence_scale * math.sqrt(schedule.confidence_log / (2 * observed))
+        lower = profit - np.abs(margin) * settings.confidence_scale * math.sqrt(
+            schedule.confidence_log / (2 * observed)
+        )
         _, support, weights = two_pair_optimum(gft.ravel(), lower.ravel(), market.budget / market.remaining)
         best_profit = int(np.argmax(profit))
         fallback = (float(grid[best_profit // k]), float(grid[best_profit % k]))
         if fallback[1] < fallback[0] or profit.ravel()[best_profit] <= 0:
             fallback = (0.0, 1.0)
         batch = min(market.remaining, max(64, int(settings.batch_growth * observed)))
-        cells = np.asarray(support)[rng.choice(len(support), size=batch, p=np.asarray(weights) / sum(weights))]
+        cells = np.asarray(support)[
+            rng.choice(len(support), size=batch, p=np.asarray(weights) / sum(weights))
+        ]
         start = market.t
         market.play(grid[cells // k], grid[cells % k], EXPLOIT, fallback=fallback)
         absorb(start, market.t)

@@ -41,7 +41,9 @@ def wbb_one_bit_learner(market: Market, rng: np.random.Generator, schedule: Sche
     left_count = np.bincount(price_index[:done], weights=seller_side[:done], minlength=k)
     right_hits = np.bincount(price_index[:done], weights=bits & ~seller_side[:done], minlength=k)
     right_count = np.bincount(price_index[:done], weights=~seller_side[:done], minlength=k)
-    estimate = grid * left_hits / np.maximum(left_count, 1) + (1 - grid) * right_hits / np.maximum(right_count, 1)
+    estimate = grid * left_hits / np.maximum(left_count, 1) + (1 - grid) * right_hits / np.maximum(
+        right_count, 1
+    )
     best = float(grid[int(np.argmax(estimate))])
     prices = np.full(market.remaining, best)
     market.play(prices, prices, EXPLOIT, fallback=(best, best))

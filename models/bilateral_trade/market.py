@@ -12,7 +12,12 @@ __all__ = ["COLLECT", "EXPLOIT", "EXPLORE", "GUARD", "PHASE_NAMES", "Market", "M
 
 COLLECT, EXPLORE, EXPLOIT, GUARD = 0, 1, 2, 3
 _MARGIN = 1e-9
-PHASE_NAMES = {COLLECT: "profit collection", EXPLORE: "exploration", EXPLOIT: "exploitation", GUARD: "guard top-up"}
+PHASE_NAMES = {
+    COLLECT: "profit collection",
+    EXPLORE: "exploration",
+    EXPLOIT: "exploitation",
+    GUARD: "guard top-up",
+}
 
 
 @dataclass
@@ -44,7 +49,9 @@ class Market:
     draw from D.
     """
 
-    def __init__(self, planned_values: tuple[np.ndarray, np.ndarray], guard_values: tuple[np.ndarray, np.ndarray]) -> None:
+    def __init__(
+        self, planned_values: tuple[np.ndarray, np.ndarray], guard_values: tuple[np.ndarray, np.ndarray]
+    ) -> None:
         self.horizon = len(planned_values[0])
         self._pools = (planned_values, guard_values)
         self._next = [0, 0]

@@ -10,7 +10,9 @@ __all__ = ["LEARNER_NAMES", "AdvancedSettings", "DistributionParams", "Params", 
 
 LEARNER_NAMES = ("fixed_price", "wbb_one_bit", "gbb_one_bit", "gbb_full")
 LearnerName = Literal["fixed_price", "wbb_one_bit", "gbb_one_bit", "gbb_full"]
-DistributionKind = Literal["uniform", "factor_two", "two_markets", "two_squares", "gaussian_copula", "rectangles"]
+DistributionKind = Literal[
+    "uniform", "factor_two", "two_markets", "two_squares", "gaussian_copula", "rectangles"
+]
 Unit = Annotated[float, Field(ge=0.0, le=1.0)]
 
 
@@ -19,9 +21,18 @@ class RectangleParams(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    s: tuple[Unit, Unit] = Field((0.0, 0.5), description="Seller value range [lo, hi] inside [0, 1] (lo = hi is an atom).")
-    b: tuple[Unit, Unit] = Field((0.5, 1.0), description="Buyer value range [lo, hi] inside [0, 1] (lo = hi is an atom).")
-    mass: float = Field(1.0, ge=0.0, le=1000.0, description="Relative weight of this rectangle (normalised over all rectangles).")
+    s: tuple[Unit, Unit] = Field(
+        default=(0.0, 0.5), description="Seller value range [lo, hi] inside [0, 1] (lo = hi is an atom)."
+    )
+    b: tuple[Unit, Unit] = Field(
+        default=(0.5, 1.0), description="Buyer value range [lo, hi] inside [0, 1] (lo = hi is an atom)."
+    )
+    mass: float = Field(
+        default=1.0,
+        ge=0.0,
+        le=1000.0,
+        description="Relative weight of this rectangle (normalised over all rectangles).",
+    )
 
 
 class DistributionParams(BaseModel):
@@ -29,10 +40,23 @@ class DistributionParams(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    kind: DistributionKind = Field("two_markets", description="uniform, factor_two, two_markets, two_squares, gaussian_copula or rectangles.")
-    eta: float = Field(0.01, ge=0.0, le=0.2, description="Gap eta of the factor-two atoms (0, 1/2-eta) and (1/2+eta, 1); also used by two_squares.")
-    width: float = Field(0.05, ge=0.005, le=0.2, description="Side of each small square in two_squares (density bound = 1 / (2 width^2)).")
-    rho: float = Field(0.5, ge=-0.95, le=0.95, description="Correlation of the Gaussian copula.")
+    kind: DistributionKind = Field(
+        default="two_markets",
+        description="uniform, factor_two, two_markets, two_squares, gaussian_copula or rectangles.",
+    )
+    eta: float = Field(
+        default=0.01,
+        ge=0.0,
+        le=0.2,
+        description="Gap eta of the factor-two atoms (0, 1/2-eta) and (1/2+eta, 1); also used by two_squares.",
+    )
+    width: float = Field(
+        default=0.05,
+        ge=0.005,
+        le=0.2,
+        description="Side of each small square in two_squares (density bound = 1 / (2 width^2)).",
+    )
+    rho: float = Field(default=0.5, ge=-0.95, le=0.95, description="Correlation of the Gaussian copula.")
     rectangles: list[RectangleParams] = Field(
         default_factory=lambda: [
             RectangleParams(s=(0.0, 0.2), b=(0.3, 0.5), mass=1.0),
@@ -48,12 +72,49 @@ class AdvancedSettings(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    grid_points: int = Field(0, ge=0, le=64, description="Learner price grid K (0 = ceil(T^(1/4))).")
-    explore_scale: float = Field(0.5, ge=0.05, le=4.0, description="Exploration rounds per grid row/column: n = scale * sqrt(T).")
-    beta_scale: float = Field(0.1, ge=0.0, le=2.0, description="Budget target beta as a fraction of the exploration length 2Kn.")
-    confidence_scale: float = Field(1.0, ge=0.0, le=4.0, description="Multiplier of every confidence radius.")
-    batch_growth: float = Field(0.05, ge=0.001, le=1.0, description="LP re-solve batch = max(64, growth x rounds so far in the phase).")
-    min_horizon_exponent: int = Field(10, ge=8, le=16, description="Smallest horizon 2^m of the doubling grid used for the slope fit.")
+    grid_points: int = Field(default=0, ge=0, le=64, description="Learner price grid K (0 = ceil(T^(1/4))).")
+    explore_scale: float = Field(
+        default=0.5,
+        ge=0.05,
+        le=4.0,
+        description="Exploration rounds per grid row/column: n = scale * sqrt(T).",
+    )
+    beta_scale: float = Field(
+        default=0.1,
+        ge=0.0,
+        le=2.0,
+        description="Budget target beta as a fraction of the exploration length 2Kn.",
+    )
+    confidence_scale: float = Field(
+        default=0.25,
+        ge=0.0,
+        le=4.0,
+        description="Multiplier of the confidence radii of the optimistic phase (1 = the textbook constants).",
+    )
+    batch_growth: float = Field(
+        default=0.05,
+        ge=0.001,
+        le=1.0,
+        description="LP re-solve batch = max(64, growth x rounds so far in the phase).",
+    )
+    min_horizon_exponent: int = Field(
+        default=10,
+        ge=8,
+        le=16,
+        description="Smallest horizon 2^m of the doubling grid used for the slope fit.",
+    )
+
+
+def _default_distribution() -> DistributionParams:
+    return DistributionParams()
+
+
+def _all_learners() -> list[LearnerName]:
+    return ["fixed_price", "wbb_one_bit", "gbb_one_bit", "gbb_full"]
+
+
+def _default_advanced() -> AdvancedSettings:
+    return AdvancedSettings()
 
 
 class Params(BaseModel):
@@ -61,15 +122,28 @@ class Params(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    distribution: DistributionParams = Field(default_factory=DistributionParams, description="Joint distribution of seller and buyer values.")
-    horizon: int = Field(65536, ge=1024, le=1 << 20, description="Number of rounds T (at most 2^20 = 1048576).")
-    seeds: int = Field(3, ge=1, le=10, description="Independent repetitions (bands and slope fits average over them).")
-    seed: int = Field(0, ge=0, le=2**31 - 1, description="Base random seed.")
-    learners: list[LearnerName] = Field(
-        default_factory=lambda: list(LEARNER_NAMES), min_length=1, max_length=4, description="Learners to run."
+    distribution: DistributionParams = Field(
+        default_factory=_default_distribution, description="Joint distribution of seller and buyer values."
     )
-    grid_size: int = Field(101, ge=3, le=201, description="K of the benchmark LP grid (K x K price couples).")
-    advanced: AdvancedSettings = Field(default_factory=AdvancedSettings, description="Learner constants (phase lengths, grid).")
+    horizon: int = Field(
+        default=65536, ge=1024, le=1 << 20, description="Number of rounds T (at most 2^20 = 1048576)."
+    )
+    seeds: int = Field(
+        default=3,
+        ge=1,
+        le=10,
+        description="Independent repetitions (bands and slope fits average over them).",
+    )
+    seed: int = Field(default=0, ge=0, le=2**31 - 1, description="Base random seed.")
+    learners: list[LearnerName] = Field(
+        default_factory=_all_learners, min_length=1, max_length=4, description="Learners to run."
+    )
+    grid_size: int = Field(
+        default=101, ge=3, le=201, description="K of the benchmark LP grid (K x K price couples)."
+    )
+    advanced: AdvancedSettings = Field(
+        default_factory=_default_advanced, description="Learner constants (phase lengths, grid)."
+    )
 
     @field_validator("learners")
     @classmethod

@@ -32,7 +32,9 @@ class PriceCouple(BaseModel):
 class DistributionSummary(BaseModel):
     kind: str
     label: str
-    density_bound: float | None = Field(description="Sup of the joint density; None when infinite (atoms or copula corners).")
+    density_bound: float | None = Field(
+        description="Sup of the joint density; None when infinite (atoms or copula corners)."
+    )
     discrete: bool
 
 
@@ -78,7 +80,6 @@ class LearnerSummary(BaseModel):
     grid_points: int
     guard_rounds: float
     phases: list[PhaseSpan]
-    seconds: float
 
 
 class LearnerCurves(BaseModel):
@@ -115,11 +116,15 @@ class Result(MethodResult):
             "Best fixed price (WBB) GFT per round": round(b.fixed_price, 6),
             "GBB optimum GFT per round": round(b.gbb, 6),
             "GBB / fixed price": round(b.gbb_over_fixed, 4) if b.gbb_over_fixed is not None else "n/a",
-            "Density bound": "infinite" if self.distribution.density_bound is None else round(self.distribution.density_bound, 3),
+            "Density bound": "infinite"
+            if self.distribution.density_bound is None
+            else round(self.distribution.density_bound, 3),
         }
         for name, s in self.learners.items():
             out[f"{name}: regret vs GBB at T (GFT units)"] = round(s.final_regret_vs_gbb, 2)
-            out[f"{name}: log-log slope vs GBB"] = "n/a" if s.regret_slope_vs_gbb is None else round(s.regret_slope_vs_gbb, 3)
+            out[f"{name}: log-log slope vs GBB"] = (
+                "n/a" if s.regret_slope_vs_gbb is None else round(s.regret_slope_vs_gbb, 3)
+            )
             out[f"{name}: min cumulative profit"] = round(s.min_cumulative_profit, 6)
         return out
 

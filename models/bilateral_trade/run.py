@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import time
 
 import numpy as np
 
@@ -42,7 +41,9 @@ def _couples(solution: GbbSolution | None) -> list[PriceCouple]:
         return []
     return [
         PriceCouple(p=p, q=q, weight=w, gft=g, profit=r)
-        for (p, q), w, g, r in zip(solution.pairs, solution.weights, solution.gft, solution.profit, strict=True)
+        for (p, q), w, g, r in zip(
+            solution.pairs, solution.weights, solution.gft, solution.profit, strict=True
+        )
     ]
 
 
@@ -71,7 +72,10 @@ def _benchmark_summary(b: BenchmarkValues) -> BenchmarkSummary:
 def _distribution_summary(kind: str, dist: ValuationDistribution) -> DistributionSummary:
     bound = dist.density_bound()
     return DistributionSummary(
-        kind=kind, label=dist.label, density_bound=None if math.isinf(bound) else bound, discrete=dist.is_discrete()
+        kind=kind,
+        label=dist.label,
+        density_bound=None if math.isinf(bound) else bound,
+        discrete=dist.is_discrete(),
     )
 
 
@@ -88,7 +92,9 @@ def run(params: Params, progress: Progress) -> Result:
     progress(0.01, "computing benchmarks (exact forms and the K-grid LP)")
     bench = compute_benchmarks(dist, params.grid_size)
     adv = params.advanced
-    settings = LearnerSettings(adv.grid_points, adv.explore_scale, adv.beta_scale, adv.confidence_scale, adv.batch_growth)
+    settings = LearnerSettings(
+        adv.grid_points, adv.explore_scale, adv.beta_scale, adv.confidence_scale, adv.batch_growth
+    )
     horizons = horizon_grid(params.horizon, adv.min_horizon_exponent)
     checkpoints = np.unique(np.linspace(0, params.horizon, _CHECKPOINTS + 1)[1:].astype(int))
     total_work = sum(horizons) * params.seeds * len(params.learners)
@@ -96,26 +102,32 @@ def run(params: Params, progress: Progress) -> Result:
     per_learner: dict[str, dict[str, list[list[float]]]] = {
         name: {"scan_gbb": [], "scan_wbb": [], "scan_profit": []} for name in params.learners
     }
-    curves: dict[str, dict[str, list[list[float]]]] = {name: {"gbb": [], "wbb": [], "profit": []} for name in params.learners}
+    curves: dict[str, dict[str, list[list[float]]]] = {
+        name: {"gbb": [], "wbb": [], "profit": []} for name in params.learners
+    }
     final: dict[str, dict[str, list[float]]] = {
-        name: {"gbb": [], "wbb": [], "profit": [], "gft": [], "guard": [], "seconds": []} for name in params.learners
+        name: {"gbb": [], "wbb": [], "profit": [], "gft": [], "guard": []} for name in params.learners
     }
     phases: dict[str, list[PhaseSpan]] = {}
     grid_points: dict[str, int] = {}
-    heatmap_learner = next((n for n in ("gbb_one_bit", "gbb_full") if n in params.learners), params.learners[0])
+    heatmap_learner = next(
+        (n for n in ("gbb_one_bit", "gbb_full") if n in params.learners), params.learners[0]
+    )
     heatmap: list[list[float]] = []
     min_profit = {name: 0.0 for name in params.learners}
 
     for seed_index in range(params.seeds):
-        scan: dict[str, dict[str, list[float]]] = {name: {"gbb": [], "wbb": [], "profit": []} for name in params.learners}
+        scan: dict[str, dict[str, list[float]]] = {
+            name: {"gbb": [], "wbb": [], "profit": []} for name in params.learners
+        }
         for horizon in horizons:
             pool_rng = np.random.default_rng([params.seed, seed_index, horizon])
             pools = (dist.sample(pool_rng, horizon), dist.sample(pool_rng, horizon))
             for name in params.learners:
-                learner_rng = np.random.default_rng([params.seed, seed_index, horizon, LEARNER_NAMES.index(name) + 1])
-                started = time.perf_counter()
+                learner_rng = np.random.default_rng(
+                    [params.seed, seed_index, horizon, LEARNER_NAMES.index(name) + 1]
+                )
                 outcome = run_learner(name, dist, pools, learner_rng, settings, bench.fixed_price_x)
-                seconds = time.perf_counter() - started
                 regret_gbb, regret_wbb = outcome.regret(bench.gbb), outcome.regret(bench.wbb)
                 profit = outcome.cumulative_profit()
                 min_profit[name] = min(min_profit[name], float(profit.min(initial=0.0)))
@@ -133,7 +145,6 @@ def run(params: Params, progress: Progress) -> Result:
                     record["profit"].append(float(profit[-1]))
                     record["gft"].append(float(outcome.expected_gft.mean()))
                     record["guard"].append(float(np.count_nonzero(outcome.phase == GUARD)))
-                    record["seconds"].append(seconds)
                     if seed_index == 0:
                         phases[name] = [PhaseSpan(**span) for span in phase_spans(outcome.phase)]  # type: ignore[arg-type]
                         grid_points[name] = int(outcome.info.get("grid_points", 0))  # type: ignore[call-overload]
@@ -167,7 +178,6 @@ def run(params: Params, progress: Progress) -> Result:
             grid_points=grid_points[name],
             guard_rounds=float(np.mean(record["guard"])),
             phases=phases[name],
-            seconds=float(np.mean(record["seconds"])),
         )
         learner_curves[name] = LearnerCurves(
             regret_vs_gbb=curves[name]["gbb"],
@@ -193,5 +203,7 @@ def run(params: Params, progress: Progress) -> Result:
         heatmap_learner=heatmap_learner,
         heatmap_edges=np.linspace(0.0, 1.0, _HEATMAP_BINS + 1).tolist(),
         heatmap_counts=heatmap,
-        valuation_sample=[(round(float(s), 5), round(float(b), 5)) for s, b in zip(sample_s, sample_b, strict=True)],
+        valuation_sample=[
+            (round(float(s), 5), round(float(b), 5)) for s, b in zip(sample_s, sample_b, strict=True)
+        ],
     )

@@ -16,17 +16,25 @@ __all__ = ["build_distribution"]
 
 def _rectangles(spec: DistributionParams) -> list[Rectangle]:
     if not spec.rectangles:
-        raise MethodInputError("distribution.rectangles is empty: give at least one rectangle with a positive mass")
+        raise MethodInputError(
+            "distribution.rectangles is empty: give at least one rectangle with a positive mass"
+        )
     rects = []
     for index, r in enumerate(spec.rectangles):
         for side, (lo, hi) in (("s", r.s), ("b", r.b)):
             if not (0.0 <= lo <= 1.0 and 0.0 <= hi <= 1.0):
-                raise MethodInputError(f"distribution.rectangles[{index}].{side} = [{lo}, {hi}] lies outside [0, 1]")
+                raise MethodInputError(
+                    f"distribution.rectangles[{index}].{side} = [{lo}, {hi}] lies outside [0, 1]"
+                )
             if lo > hi:
-                raise MethodInputError(f"distribution.rectangles[{index}].{side} = [{lo}, {hi}]: lo must not exceed hi")
+                raise MethodInputError(
+                    f"distribution.rectangles[{index}].{side} = [{lo}, {hi}]: lo must not exceed hi"
+                )
         rects.append(Rectangle(r.s[0], r.s[1], r.b[0], r.b[1], r.mass))
     if sum(r.mass for r in rects) <= 0:
-        raise MethodInputError("distribution.rectangles: the total mass is 0; give at least one rectangle a positive mass")
+        raise MethodInputError(
+            "distribution.rectangles: the total mass is 0; give at least one rectangle a positive mass"
+        )
     return rects
 
 

@@ -44,4 +44,6 @@ def make_schedule(horizon: int, settings: LearnerSettings) -> Schedule:
     n = max(1, min(n, horizon // (4 * k)))
     beta = settings.beta_scale * 2 * k * n
     log_term = math.log(max(horizon, 2))
-    return Schedule(horizon=horizon, grid_points=k, samples_per_line=n, budget_target=beta, confidence_log=log_term)
+    return Schedule(
+        horizon=horizon, grid_points=k, samples_per_line=n, budget_target=beta, confidence_log=log_term
+    )
