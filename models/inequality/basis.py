@@ -8,7 +8,7 @@ neither in supp(p) nor the product of two other basis monomials, since then Q_mm
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 from scipy.optimize import linprog
@@ -23,7 +23,7 @@ MAX_CANDIDATES = 6000
 
 
 def _add(a: Monomial, b: Monomial) -> Monomial:
-    return tuple(x + y for x, y in zip(a, b))
+    return tuple(x + y for x, y in zip(a, b, strict=True))
 
 
 def full_basis(n_vars: int, degree: int) -> list[Monomial]:
@@ -45,14 +45,16 @@ def _candidates(poly: Polynomial) -> list[Monomial]:
     lo = support.min(axis=0)
     hi = support.max(axis=0)
     lo_deg, hi_deg = poly.min_degree(), poly.degree()
-    ranges = [range((int(a) + 1) // 2, int(b) // 2 + 1) for a, b in zip(lo, hi)]
+    ranges = [range((int(a) + 1) // 2, int(b) // 2 + 1) for a, b in zip(lo, hi, strict=True)]
     count = 1
     for r in ranges:
         count *= max(len(r), 1)
     out: list[Monomial] = []
     if count > 50 * MAX_CANDIDATES:
         # too many boxes to enumerate: walk by total degree instead
-        iterator = (m for m in full_basis(len(ranges), hi_deg) if all(r.start <= e < r.stop for r, e in zip(ranges, m)))
+        iterator: Iterable[tuple[int, ...]] = (
+            m for m in full_basis(len(ranges), hi_deg) if all(r.start <= e < r.stop for r, e in zip(ranges, m, strict=True))
+        )
     else:
         iterator = itertools.product(*ranges)
     for mono in iterator:
@@ -102,7 +104,7 @@ def diagonal_prune(basis: Sequence[Monomial], support: set[Monomial]) -> list[Mo
                 kept.append(m)
                 continue
             paired = any(
-                (other != m and (partner := tuple(d - o for d, o in zip(doubled, other))) in members and partner != m)
+                (other != m and (partner := tuple(d - o for d, o in zip(doubled, other, strict=True))) in members and partner != m)
                 for other in current
             )
             if paired:

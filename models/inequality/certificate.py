@@ -83,7 +83,7 @@ def squares_from_ldl(
         return out
     variables = basis[0].variables
     for d, column in factors:
-        poly = sum_polys((q.scale(c) for q, c in zip(basis, column) if c != 0), variables)
+        poly = sum_polys((q.scale(c) for q, c in zip(basis, column, strict=True) if c != 0), variables)
         if d > 0 and not poly.is_zero():
             out.append(_integral(d, poly))
     return out

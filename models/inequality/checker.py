@@ -38,7 +38,7 @@ def _expand_sum(items: Sequence[tuple[Fraction, Mapping[Monomial, Fraction]]]) -
         entries = list(terms.items())
         for a, (m1, c1) in enumerate(entries):
             for m2, c2 in entries[a:]:
-                mono = tuple(x + y for x, y in zip(m1, m2))
+                mono = tuple(x + y for x, y in zip(m1, m2, strict=True))
                 weight = coeff * c1 * c2 * (1 if m1 == m2 else 2)
                 total[mono] = total.get(mono, Fraction(0)) + weight
     return {m: c for m, c in total.items() if c != 0}
@@ -78,7 +78,7 @@ def check_certificate(poly: Polynomial, certificate: Mapping[str, Any]) -> Check
     lhs: dict[Monomial, Fraction] = {}
     for m1, c1 in d_terms.items():
         for m2, c2 in poly.terms.items():
-            mono = tuple(x + y for x, y in zip(m1, m2))
+            mono = tuple(x + y for x, y in zip(m1, m2, strict=True))
             lhs[mono] = lhs.get(mono, Fraction(0)) + c1 * c2
     lhs = {m: c for m, c in lhs.items() if c != 0}
     rhs = _expand_sum(squares)

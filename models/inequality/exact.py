@@ -44,7 +44,7 @@ def solve_consistent(matrix: Matrix, rhs: list[Fraction]) -> list[Fraction] | No
     elimination on the integer-scaled rows, so every division is exact and no gcd is taken per step."""
     n = len(rhs)
     rows: list[list[int]] = []
-    for row, b in zip(matrix, rhs):
+    for row, b in zip(matrix, rhs, strict=True):
         entries = [*row, b]
         lcm = math.lcm(*(e.denominator for e in entries))
         rows.append([int(e * lcm) for e in entries])
@@ -61,12 +61,12 @@ def solve_consistent(matrix: Matrix, rhs: list[Fraction]) -> list[Fraction] | No
         for r in range(n):
             if r == rank:
                 continue
-            row = rows[r]
-            factor = row[col]
+            current = rows[r]
+            factor = current[col]
             if factor == 0:
-                rows[r] = [(pivot_value * a) // previous for a in row]
+                rows[r] = [(pivot_value * a) // previous for a in current]
             else:
-                rows[r] = [(pivot_value * a - factor * b) // previous for a, b in zip(row, pivot_row)]
+                rows[r] = [(pivot_value * a - factor * b) // previous for a, b in zip(current, pivot_row, strict=True)]
         previous = pivot_value
         pivots.append(col)
         rank += 1

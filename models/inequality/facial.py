@@ -47,7 +47,7 @@ def rational_kernel(
                 row.append(Fraction(float(echelon[k, c])).limit_denominator(max_denominator))
         rows.append(row)
     as_float = np.array([[float(v) for v in row] for row in rows])
-    residual = np.linalg.norm(gram @ as_float.T) / max(np.linalg.norm(as_float), 1.0)
+    residual = np.linalg.norm(gram @ as_float.T) / max(float(np.linalg.norm(as_float)), 1.0)
     if residual > 1e-4 * top:
         return None
     return rows, pivots
@@ -63,7 +63,7 @@ def reduce_basis(
     reduced = []
     for f in free:
         pieces = [basis[f]]
-        for row, pivot in zip(kernel_rows, pivots):
+        for row, pivot in zip(kernel_rows, pivots, strict=True):
             if row[f] != 0:
                 pieces.append(basis[pivot].scale(-row[f]))
         poly = sum_polys(pieces, variables)

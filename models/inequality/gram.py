@@ -81,7 +81,7 @@ class GramSystem:
     def polynomial_of(self, grams: Sequence[Sequence[Sequence[Fraction]]]) -> Polynomial:
         """sum_b q_b^T Q_b q_b, expanded exactly (used by tests and the facial-reduction check)."""
         out: dict[Monomial, Fraction] = {}
-        for block, gram in zip(self.blocks, grams):
+        for block, gram in zip(self.blocks, grams, strict=True):
             for i, j, coefs in block.entries:
                 weight = gram[i][j] * (1 if i == j else 2)
                 if weight == 0:
@@ -105,7 +105,7 @@ def build_system(target: Polynomial, block_bases: Sequence[Sequence[Polynomial]]
                 qi, qj = basis[i], basis[j]
                 if len(qi.terms) == 1 and len(qj.terms) == 1:
                     (mi, ci), (mj, cj) = next(iter(qi.terms.items())), next(iter(qj.terms.items()))
-                    product = {tuple(a + b for a, b in zip(mi, mj)): ci * cj}
+                    product = {tuple(a + b for a, b in zip(mi, mj, strict=True)): ci * cj}
                 else:
                     product = (qi * qj).terms
                 for mono, coef in product.items():

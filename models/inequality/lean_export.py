@@ -36,7 +36,7 @@ def lean_polynomial(poly: Polynomial, names: Sequence[str]) -> str:
     pieces = []
     for mono, coeff in poly.sorted_terms():
         factors = [] if coeff == 1 and any(mono) else [_lean_number(coeff)]
-        for name, e in zip(names, mono):
+        for name, e in zip(names, mono, strict=True):
             if e == 1:
                 factors.append(name)
             elif e > 1:

@@ -36,6 +36,7 @@ def multiplier(poly: Polynomial, power: int) -> Multiplier:
         terms = [Polynomial.constant(variables, 1), *terms]
     base = sum_polys((t * t for t in terms), variables)
     half = base ** (power // 2)
+    squares: tuple[WeightedSquare, ...]
     if power % 2 == 0:
         squares = (WeightedSquare(Fraction(1), half),)
     else:

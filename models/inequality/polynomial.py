@@ -93,7 +93,7 @@ class Polynomial:
         out: dict[Monomial, Fraction] = {}
         for m1, c1 in self.terms.items():
             for m2, c2 in other.terms.items():
-                mono = tuple(a + b for a, b in zip(m1, m2))
+                mono = tuple(a + b for a, b in zip(m1, m2, strict=True))
                 out[mono] = out.get(mono, Fraction(0)) + c1 * c2
         return Polynomial(self.variables, out)
 
@@ -144,7 +144,7 @@ class Polynomial:
         total = Fraction(0)
         for mono, coeff in self.terms.items():
             term = coeff
-            for x, e in zip(point, mono):
+            for x, e in zip(point, mono, strict=True):
                 if e:
                     term *= x**e
             total += term
@@ -163,7 +163,7 @@ class Polynomial:
         out: dict[Monomial, Fraction] = {}
         for mono, coeff in self.terms.items():
             new = [0] * len(variables)
-            for i, e in zip(index, mono):
+            for i, e in zip(index, mono, strict=True):
                 new[i] = e
             out[tuple(new)] = coeff
         return Polynomial(variables, out)
@@ -175,7 +175,7 @@ class Polynomial:
 
     def _mono_text(self, mono: Monomial, names: Sequence[str], power: str, times: str) -> str:
         factors = []
-        for name, e in zip(names, mono):
+        for name, e in zip(names, mono, strict=True):
             if e == 1:
                 factors.append(name)
             elif e > 1:

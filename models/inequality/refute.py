@@ -130,20 +130,15 @@ def refute(
                 return Counterexample(point, value, "grid")
     rng = np.random.default_rng(seed)
     scales = (0.5, 1.0, 2.0, 4.0)
-    best: tuple[float, np.ndarray] | None = None
     for k in range(starts):
         if check_cancel is not None:
             check_cancel()
         x0 = rng.normal(scale=scales[k % len(scales)], size=n)
         res = minimize(numeric.scaled, x0, jac=True, method="L-BFGS-B", options={"maxiter": 150})
         x = np.asarray(res.x, dtype=float)
-        value = numeric.value(x)
-        if not np.isfinite(value):
-            continue
-        if value < 0:
+        numeric_value = numeric.value(x)
+        if np.isfinite(numeric_value) and numeric_value < 0:
             found = _rationalise(poly, x)
             if found is not None:
                 return found
-        if best is None or value < best[0]:
-            best = (value, x)
     return None

@@ -5,13 +5,13 @@ from __future__ import annotations
 import contextlib
 import math
 import time
-from collections.abc import Callable
 from fractions import Fraction
 
 from models.common.contract import MethodInputError, Progress
 
 from .certificate import Certificate, squares_from_ldl
 from .checker import check_certificate
+from .gram import build_system
 from .lean_export import THEOREM_NAME, lean_proof
 from .lean_runner import run_lean
 from .llm import exact_match, gram_from_squares, llm_configured, propose_squares
@@ -21,7 +21,6 @@ from .parser import parse_inequality
 from .polynomial import Polynomial, format_fraction
 from .refute import Counterexample, refute
 from .result import CertificateOut, CounterexampleOut, LeanOut, Result, Stage
-from .gram import build_system
 from .sos import GramTooLarge, SosOptions, SosOutcome, block_strategies, find_sos, refine
 
 __all__ = ["run"]
@@ -50,7 +49,7 @@ def _slice(poly: Polynomial, point: tuple[Fraction, ...]) -> tuple[list[float], 
 
 
 def _refuted(result: dict, poly: Polynomial, found: Counterexample) -> Result:
-    point = {v: format_fraction(x) for v, x in zip(poly.variables, found.point)}
+    point = {v: format_fraction(x) for v, x in zip(poly.variables, found.point, strict=True)}
     ts, values = _slice(poly, found.point) if poly.variables else ([], [])
     return Result(
         **result,
@@ -148,7 +147,10 @@ def _run(params: Params, progress: Progress) -> Result:
         target = mult.polynomial * poly
         label = "SOS of p" if power == 0 else f"SOS of D*p, D = {'(|x|^2)' if mult.kind == 'homogeneous' else '(1+|x|^2)'}^{power}"
         progress(0.15 + 0.6 * power / (params.max_multiplier_power + 1), f"proposing: {label}")
-        check: Callable[[], None] = lambda: progress(0.2, f"searching {label}")  # noqa: E731
+
+        def check(label: str = label) -> None:
+            progress(0.2, f"searching {label}")
+
         outcome = _llm_attempt(target, options, clock) if params.use_llm and power == 0 else None
         if outcome is None:
             try:

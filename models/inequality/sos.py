@@ -127,7 +127,7 @@ def _facial_step(system: GramSystem, solution: SdpSolution) -> list[list[Polynom
     """Bases of the reduced face, or None when no block has a rational numerical kernel."""
     new_bases: list[list[Polynomial]] = []
     changed = False
-    for block, gram in zip(system.blocks, solution.grams):
+    for block, gram in zip(system.blocks, solution.grams, strict=True):
         kernel = None
         for tol in (1e-7, 1e-5, 1e-3):
             for max_den in (12, 1000):
@@ -188,9 +188,8 @@ def find_sos(
             check_cancel()
         started = time.perf_counter()
         system = build_system(target, bases)
-        solution = initial(system) if initial is not None else None
-        if solution is None:
-            solution = solve_gram_sdp(system, options.solver)
+        proposed = initial(system) if initial is not None else None
+        solution = proposed if proposed is not None else solve_gram_sdp(system, options.solver)
         outcome.seconds_sdp += time.perf_counter() - started
         outcome.block_sizes, outcome.sparsity = sizes, name
         if solution.feasible:
@@ -211,7 +210,7 @@ def find_sos(
         if refined is not None:
             factors, grams, denominator = refined
             squares: list[WeightedSquare] = []
-            for block, block_factors in zip(system.blocks, factors):
+            for block, block_factors in zip(system.blocks, factors, strict=True):
                 squares.extend(squares_from_ldl(block_factors, block.basis))
             outcome.squares, outcome.denominator, outcome.facial_rounds = squares, denominator, round_index
             outcome.gram_labels, outcome.gram = _dense_gram(system, grams)

@@ -17,7 +17,7 @@ __all__ = ["correlative_blocks", "term_sparsity_blocks"]
 
 
 def _add(a: Monomial, b: Monomial) -> Monomial:
-    return tuple(x + y for x, y in zip(a, b))
+    return tuple(x + y for x, y in zip(a, b, strict=True))
 
 
 def variable_cliques(poly: Polynomial) -> list[set[int]]:
@@ -60,6 +60,14 @@ def correlative_blocks(basis: Sequence[Monomial], poly: Polynomial) -> list[list
     return blocks
 
 
+def _find(parent: list[int], i: int) -> int:
+    """Union-find root with path halving."""
+    while parent[i] != i:
+        parent[i] = parent[parent[i]]
+        i = parent[i]
+    return i
+
+
 def term_sparsity_blocks(basis: Sequence[Monomial], support: set[Monomial]) -> list[list[Monomial]]:
     """Blocks of the basis: connected components of the term-sparsity graph, closed until stable.
 
@@ -72,20 +80,13 @@ def term_sparsity_blocks(basis: Sequence[Monomial], support: set[Monomial]) -> l
     labels = list(range(n))
     while True:
         parent = list(range(n))
-
-        def find(i: int) -> int:
-            while parent[i] != i:
-                parent[i] = parent[parent[i]]
-                i = parent[i]
-            return i
-
         for i in range(n):
             for j in range(i + 1, n):
                 if _add(basis[i], basis[j]) in known:
-                    ri, rj = find(i), find(j)
+                    ri, rj = _find(parent, i), _find(parent, j)
                     if ri != rj:
                         parent[ri] = rj
-        new_labels = [find(i) for i in range(n)]
+        new_labels = [_find(parent, i) for i in range(n)]
         groups: dict[int, list[int]] = {}
         for i, label in enumerate(new_labels):
             groups.setdefault(label, []).append(i)

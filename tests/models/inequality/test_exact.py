@@ -32,7 +32,7 @@ def test_ldl_agrees_with_eigenvalues_and_reconstructs(seed: int) -> None:
     psd = np.linalg.eigvalsh(gram.astype(float)).min() >= -1e-9
     assert (result is not None) == psd
     if result is not None:
-        rebuilt = [[sum((d * l[i] * l[j] for d, l in result), Fraction(0)) for j in range(n)] for i in range(n)]
+        rebuilt = [[sum((d * col[i] * col[j] for d, col in result), Fraction(0)) for j in range(n)] for i in range(n)]
         assert rebuilt == exact
         assert all(d > 0 for d, _ in result)
 
@@ -54,7 +54,7 @@ def test_solve_consistent_on_rank_deficient_systems(seed: int) -> None:
     bad = list(rhs)
     null = np.linalg.svd(a.T.astype(float))[2][-1]  # a direction outside the range of g
     bad_vector = [Fraction(round(float(v) * 1000)) for v in null]
-    bad = [r + b for r, b in zip(rhs, bad_vector)]
+    bad = [r + b for r, b in zip(rhs, bad_vector, strict=True)]
     assert solve_consistent(g, bad) is None
 
 
