@@ -40,7 +40,7 @@ class JobRepository:
     def get(self, job_id: str) -> Job | None:
         return self.session.get(Job, job_id)
 
-    def list(self, method: str | None = None, owner: str | None = None, limit: int = 20) -> tuple[Sequence[Job], int]:
+    def list_jobs(self, method: str | None = None, owner: str | None = None, limit: int = 20) -> tuple[Sequence[Job], int]:
         query = select(Job)
         count = select(func.count()).select_from(Job)
         if method:
@@ -77,7 +77,7 @@ class JobRepository:
             .where(Job.id == job_id, Job.status == JobStatus.QUEUED.value)
             .values(status=JobStatus.RUNNING.value, started_at=utcnow(), message="started")
         )
-        return bool(done.rowcount)
+        return bool(getattr(done, "rowcount", 0))
 
     def set_progress(self, job_id: str, fraction: float, message: str) -> None:
         self.session.execute(
@@ -130,7 +130,7 @@ class JobRepository:
             .where(Job.status.in_(_ACTIVE))
             .values(status=JobStatus.FAILED.value, error=INTERRUPTED_MESSAGE, message=INTERRUPTED_MESSAGE, finished_at=utcnow())
         )
-        return int(done.rowcount or 0)
+        return int(getattr(done, "rowcount", 0) or 0)
 
     def _finish(self, job_id: str, status: JobStatus, message: str, **values: Any) -> None:
         finished: datetime = utcnow()

@@ -8,7 +8,6 @@ from sqlalchemy import text
 from backend import __version__
 from backend.api.deps import SessionDep, SettingsDep
 from backend.api.schemas import Health
-from models.common import torch_device
 
 router = APIRouter(tags=["health"])
 

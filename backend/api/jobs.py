@@ -54,7 +54,7 @@ def list_jobs(
     owner: str | None = Query(None, max_length=64),
     limit: int = Query(20, ge=1, le=200),
 ) -> JobsPublic:
-    rows, count = JobRepository(session).list(method=method, owner=owner, limit=limit)
+    rows, count = JobRepository(session).list_jobs(method=method, owner=owner, limit=limit)
     return JobsPublic(data=[_public(job, [], full=False) for job in rows], count=count)
 
 

@@ -75,7 +75,7 @@ class EmbeddedExecutor:
     # processes
     def _spawn(self) -> _WarmProcess:
         parent, child = self._context.Pipe()
-        process = self._context.Process(
+        process = self._context.Process(  # type: ignore[attr-defined]
             target=worker_main, args=(child, self._preload, self.settings.progress_interval_s), daemon=True
         )
         process.start()

@@ -52,7 +52,7 @@ def worker_main(conn: Connection, preload: list[str], progress_interval_s: float
     _limit_memory(memory_mb)
     last_sent = 0.0
 
-    def progress(fraction: float, text: str = "") -> None:
+    def progress(fraction: float, message: str = "") -> None:
         nonlocal last_sent
         if conn.poll():
             command = conn.recv()
@@ -61,7 +61,7 @@ def worker_main(conn: Connection, preload: list[str], progress_interval_s: float
         now = time.monotonic()
         if now - last_sent >= progress_interval_s:
             last_sent = now
-            conn.send(("progress", float(fraction), str(text)))
+            conn.send(("progress", float(fraction), str(message)))
 
     try:
         spec = load_spec(module_name)
