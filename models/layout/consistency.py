@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -147,13 +148,15 @@ class ConsistencyReport:
     conflicts: list[list[int]] = field(default_factory=list)
     reasons: list[str] = field(default_factory=list)
     drop: list[int] = field(default_factory=list)
+    complete: bool = True  # False when the time budget ran out before `drop` restored consistency
 
     @property
     def consistent(self) -> bool:
         return not self.conflicts
 
 
-def check_consistency(scene: Scene, relations: list[Relation], max_rounds: int = 60) -> ConsistencyReport:
+def check_consistency(scene: Scene, relations: list[Relation], max_rounds: int = 60,
+                      budget_s: float = 30.0) -> ConsistencyReport:
     """Find minimal conflicts by implicit hitting sets: drop a minimum hitting set of the conflicts
     known so far, look for a new witness in what is left, shrink it to a MUS, repeat."""
     floor = grounded(scene, relations)
@@ -165,10 +168,14 @@ def check_consistency(scene: Scene, relations: list[Relation], max_rounds: int =
     report = ConsistencyReport()
     found: list[frozenset[int]] = []
     drop: set[int] = set()
+    deadline = time.perf_counter() + budget_s
     for _ in range(max_rounds):
         kept = [k for k in everything if k not in drop]
         witness = find_inconsistency(scene, relations, kept, floor)
         if witness is None:
+            break
+        if time.perf_counter() > deadline:
+            report.complete = False
             break
         start = sorted(witness.relations) if inconsistent(sorted(witness.relations)) else kept
         core = _shrink(start, inconsistent)
@@ -180,6 +187,8 @@ def check_consistency(scene: Scene, relations: list[Relation], max_rounds: int =
         report.reasons.append(final.reason if final else witness.reason)
         drop = _min_hitting_set(found)
     report.drop = sorted(drop) if found else []
+    if found and find_inconsistency(scene, relations, [k for k in everything if k not in drop], floor) is not None:
+        report.complete = False
     return report
 
 

@@ -108,9 +108,12 @@ def run(params: Params, progress: Progress) -> Result:
             verdicts[k].in_conflict = True
     conflict_info = dict(conflicts=report.conflicts, conflict_reasons=report.reasons, suggested_drop=report.drop,
                          conflict_sentences=[[verdicts[k].sentence for k in c] for c in report.conflicts])
-    if report.conflicts and not params.revise:
+    if report.conflicts and (not params.revise or not report.complete):
         message = (f"{len(report.conflicts)} minimal set(s) of relations contradict each other; "
                    f"dropping {len(report.drop)} relation(s) would restore consistency (turn on revise)")
+        if not report.complete:
+            message = (f"{len(report.conflicts)} minimal set(s) of relations contradict each other; the search for "
+                       "more ran out of time, so revise cannot promise consistency: remove the named conflicts first")
         return Result(status="contradiction", message=message, **conflict_info, **base)  # type: ignore[arg-type]
     dropped = set(report.drop) if report.conflicts else set()
     for k in dropped:

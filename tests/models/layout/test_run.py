@@ -110,3 +110,14 @@ def test_local_global_round_trip(reparam: bool) -> None:
     same, _ = optimise(problem, start, reparam, 0, 1, lr=0.0)
     assert np.allclose(same[:, :2], start[:, :2], atol=1e-9)
     assert np.allclose((same[:, 3] - start[:, 3] + 180) % 360 - 180, 0.0, atol=1e-9)
+
+
+def test_tiny_scenes_run() -> None:
+    one = run(Params(scene=scene(boxes(("box", 0.5, 0.5, 0.5)), [])), no_progress)
+    assert one.status == "ok" and one.scores.relation_fraction == 1.0 and one.scores.collision_count == 0
+    pair = run(Params(scene=scene(boxes(("a", 1.0, 1.0, 0.5), ("b", 1.0, 1.0, 0.5)), [])), no_progress)
+    assert pair.status == "ok" and pair.scores.collision_count == 0
+    fixed = scene(boxes(("a", 1.0, 0.4, 0.5), ("b", 0.4, 0.4, 0.5)), [rel("left_of", "b", "a")])
+    fixed.objects[0].yaw = 30.0
+    out = run(Params(scene=fixed), no_progress)
+    assert out.layout["a"].yaw == pytest.approx(30.0) and out.scores.relation_fraction == 1.0
