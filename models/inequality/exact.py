@@ -110,13 +110,7 @@ def project(system: GramSystem, grams: Sequence[Matrix]) -> list[Matrix] | None:
             else:
                 y.append(residual[row] / g_diag[row])
     else:
-        g_full: Matrix = [[Fraction(0)] * n_rows for _ in range(n_rows)]
-        for _b, _i, _j, weight, a_col in columns:
-            items = list(a_col.items())
-            for r1, a1 in items:
-                for r2, a2 in items:
-                    g_full[r1][r2] += a1 * a2 / weight
-        y = solve_consistent(g_full, residual)
+        y = _solve_by_components(n_rows, [(c[3], c[4]) for c in columns], residual)
         if y is None:
             return None
     out = [[list(row) for row in g] for g in grams]
@@ -127,6 +121,49 @@ def project(system: GramSystem, grams: Sequence[Matrix]) -> list[Matrix] | None:
             if i != j:
                 out[b][j][i] += delta
     return out
+
+
+def _solve_by_components(
+    n_rows: int, columns: list[tuple[Fraction, dict[int, Fraction]]], residual: list[Fraction]
+) -> list[Fraction] | None:
+    """Solve (A M^-1 A^T) y = residual one connected component of rows at a time: rows only couple
+    through shared columns, so G is block diagonal and the cubic cost applies per block."""
+    parent = list(range(n_rows))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for _weight, a_col in columns:
+        rows = list(a_col)
+        for other in rows[1:]:
+            ra, rb = root(rows[0]), root(other)
+            if ra != rb:
+                parent[ra] = rb
+    members: dict[int, list[int]] = {}
+    for row in range(n_rows):
+        members.setdefault(root(row), []).append(row)
+    position = {}
+    for group in members.values():
+        for k, row in enumerate(group):
+            position[row] = k
+    blocks: dict[int, Matrix] = {key: [[Fraction(0)] * len(group) for _ in group] for key, group in members.items()}
+    for weight, a_col in columns:
+        items = list(a_col.items())
+        block = blocks[root(items[0][0])]
+        for r1, a1 in items:
+            for r2, a2 in items:
+                block[position[r1]][position[r2]] += a1 * a2 / weight
+    y = [Fraction(0)] * n_rows
+    for key, group in members.items():
+        local = solve_consistent(blocks[key], [residual[row] for row in group])
+        if local is None:
+            return None
+        for row, value in zip(group, local, strict=True):
+            y[row] = value
+    return y
 
 
 def ldl_psd(gram: Matrix) -> list[tuple[Fraction, list[Fraction]]] | None:

@@ -21,7 +21,7 @@ from .exact import Matrix, ldl_psd, project, round_matrix
 from .facial import rational_kernel, reduce_basis
 from .gram import GramSystem, build_system
 from .polynomial import Polynomial
-from .sdp import SdpSolution, solve_gram_sdp
+from .sdp import SdpSolution, solve_gram_sdp, solve_gram_sdp_fast
 from .sparsity import correlative_blocks, term_sparsity_blocks
 
 __all__ = ["GramTooLarge", "SosOptions", "SosOutcome", "block_strategies", "find_sos", "refine"]
@@ -160,6 +160,37 @@ def _dense_gram(system: GramSystem, grams: Sequence[Matrix]) -> tuple[list[str],
     return labels, dense
 
 
+FAST_BLOCK = 40
+
+
+def _fast_attempt(
+    system: GramSystem, options: SosOptions, outcome: SosOutcome
+) -> tuple[SosOutcome | None, SdpSolution | None]:
+    """Round from a fast low-accuracy SCS solution; (outcome, None) on success, (None, solution) when
+    it shows clear infeasibility (so the accurate solve is skipped), else (None, None)."""
+    started = time.perf_counter()
+    fast = solve_gram_sdp_fast(system)
+    outcome.seconds_sdp += time.perf_counter() - started
+    if fast is None:
+        return None, None
+    if fast.margin < -1e-3:
+        return None, fast
+    if not fast.feasible:
+        return None, None
+    started = time.perf_counter()
+    refined = refine(system, fast, options.max_bits)
+    outcome.seconds_exact += time.perf_counter() - started
+    if refined is None:
+        return None, None
+    factors, grams, denominator = refined
+    squares: list[WeightedSquare] = []
+    for block, block_factors in zip(system.blocks, factors, strict=True):
+        squares.extend(squares_from_ldl(block_factors, block.basis))
+    outcome.squares, outcome.denominator, outcome.margin, outcome.solver = squares, denominator, fast.margin, fast.solver
+    outcome.gram_labels, outcome.gram = _dense_gram(system, grams)
+    return outcome, None
+
+
 def find_sos(
     target: Polynomial,
     options: SosOptions,
@@ -179,6 +210,7 @@ def find_sos(
     if outcome.basis_size > options.max_gram and len(strategies) == 1:
         raise GramTooLarge(f"Gram matrix of size {outcome.basis_size} is above the maximum of {options.max_gram}")
     solution = SdpSolution([], float("-inf"), "none", "not run")
+    shortcut: SosOutcome | None = None
     system = build_system(target, dense)
     for name, bases in strategies:
         sizes = [len(b) for b in bases]
@@ -186,12 +218,18 @@ def find_sos(
             continue
         if check_cancel is not None:
             check_cancel()
+        outcome.block_sizes, outcome.sparsity = sizes, name
         started = time.perf_counter()
         system = build_system(target, bases)
+        outcome.seconds_sdp += time.perf_counter() - started
         proposed = initial(system) if initial is not None else None
+        if proposed is None and options.solver == "clarabel" and max(sizes) > FAST_BLOCK:
+            shortcut, proposed = _fast_attempt(system, options, outcome)
+            if shortcut is not None:
+                return shortcut
+        started = time.perf_counter()
         solution = proposed if proposed is not None else solve_gram_sdp(system, options.solver)
         outcome.seconds_sdp += time.perf_counter() - started
-        outcome.block_sizes, outcome.sparsity = sizes, name
         if solution.feasible:
             break
     else:

@@ -114,3 +114,21 @@ def test_zero_and_constant_problems() -> None:
     assert run(Params(problem="x - x >= 0", **FAST), no_progress).status == "proved"
     assert run(Params(problem="3 >= 2", **FAST), no_progress).status == "proved"
     assert run(Params(problem="2 >= 3", **FAST), no_progress).status == "refuted"
+
+
+def test_fast_first_order_path_falls_back_to_the_interior_point_solver(monkeypatch: pytest.MonkeyPatch) -> None:
+    import models.inequality.sos as sos_module
+    from models.inequality.sdp import SdpSolution
+
+    calls: list[int] = []
+
+    def useless_fast(system: object) -> SdpSolution:
+        calls.append(1)
+        sizes = [b.size for b in system.blocks]  # type: ignore[attr-defined]
+        return SdpSolution([np.zeros((n, n)) for n in sizes], 0.0, "scs (fast)", "optimal")
+
+    monkeypatch.setattr(sos_module, "solve_gram_sdp_fast", useless_fast)
+    monkeypatch.setattr(sos_module, "FAST_BLOCK", 3)
+    poly = parse_polynomial("x^4 + y^4 + z^4 + x^2*y^2 + 1 - x*y*z")
+    outcome = find_sos(poly, SosOptions(sparsity=False))
+    assert calls and outcome.squares is not None and outcome.solver == "clarabel"
