@@ -239,8 +239,10 @@ def gbb_full_learner(
         s, b = market.observed_values(start, stop)
         row = np.searchsorted(grid, s - EPS, side="left")  # trades for p_i >= s: rows >= row
         col = np.searchsorted(grid, b + EPS, side="right") - 1  # trades for q_j <= b: cols <= col
+        cell = row * (k + 1) + col + 1
+        size = (k + 1) * (k + 1)
         for key, weights in (("count", None), ("seller", s), ("buyer", b)):
-            np.add.at(histogram[key], (row, col + 1), 1.0 if weights is None else weights)
+            histogram[key] += np.bincount(cell, weights=weights, minlength=size).reshape(k + 1, k + 1)
 
     first = min(market.remaining, 64)
     market.play(np.full(first, 0.5), np.full(first, 0.5), COLLECT, fallback=(0.5, 0.5))
