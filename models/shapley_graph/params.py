@@ -1,0 +1,39 @@
+"""Parameters of TN-SHAP-G (bounded so any job stays small on a shared server)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = ["Params"]
+
+
+class Params(BaseModel):
+    """Molecule (SMILES), the game to explain, the surrogate's bond dimension and the query budget."""
+
+    model_config = ConfigDict(extra="forbid")
+    smiles: str = Field(
+        "CC(=O)Nc1ccc(O)cc1",
+        min_length=1,
+        max_length=400,
+        description="Molecule as SMILES, 3 to 60 heavy atoms, one connected fragment (default: paracetamol)",
+    )
+    name: str = Field("paracetamol", max_length=80, description="Display name of the molecule (optional)")
+    oracle: Literal["gnn", "additive", "bond_pair"] = Field(
+        "gnn",
+        description="Game to explain: gnn (trained logP GNN with masked atoms), additive (Crippen atom contributions), bond_pair (atom terms plus bond terms)",
+    )
+    baseline: Literal["zeros", "mean", "carbon"] = Field(
+        "zeros",
+        description="Features a masked atom gets (gnn oracle): zeros, the mean training atom, or a generic CH2 carbon",
+    )
+    budget: int = Field(300, ge=20, le=3000, description="Model queries (binary coalitions) used to fit the surrogate")
+    bond_dim: int = Field(3, ge=2, le=6, description="Bond dimension chi of the tensor network (one index per chemical bond)")
+    compare_baselines: bool = Field(
+        True, description="Also run shapiq's KernelSHAP, PermutationSamplingSV and KernelSHAPIQ at the same budget"
+    )
+    error_curve: bool = Field(
+        True, description="For molecules of at most 16 atoms: error against exact values over a range of budgets"
+    )
+    seed: int = Field(0, ge=0, le=2**31 - 1, description="Random seed (coalition sampling, network initialisation, shapiq)")
