@@ -39,7 +39,13 @@ class Params(BaseModel):
     max_bits: int = Field(
         default=48, ge=8, le=96, description="Finest rounding grid 2^-max_bits tried before giving up."
     )
-    max_gram: int = Field(default=120, ge=4, le=160, description="Largest Gram block the SDP may use.")
+    max_gram: int = Field(
+        default=91,
+        ge=4,
+        le=100,
+        description="Largest Gram block the SDP may use (91 = every monomial of degree <= 2 in 12 variables); "
+        "bounds the solver's memory.",
+    )
     solver: Literal["clarabel", "scs"] = Field(
         default="clarabel", description="SDP solver tried first (the other one is the fallback)."
     )

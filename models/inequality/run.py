@@ -232,5 +232,6 @@ def _multiplier_latex(certificate: Certificate, n_vars: int, poly: Polynomial) -
         return ""
     names = " + ".join(f"{Polynomial.variable(poly.variables, v).latex()}^{{2}}" for v in poly.variables)
     inner = names if certificate.multiplier_kind == "homogeneous" else f"1 + {names}"
-    return f"\\left({inner}\\right)^{{{certificate.multiplier_power}}}"
+    power = certificate.multiplier_power
+    return f"\\left({inner}\\right)" + ("" if power == 1 else f"^{{{power}}}")
 

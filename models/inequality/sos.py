@@ -38,7 +38,7 @@ class SosOptions:
     sparsity: bool = True
     facial_reduction: bool = True
     max_bits: int = 48
-    max_gram: int = 120
+    max_gram: int = 91
     solver: str = "clarabel"
 
 
@@ -86,10 +86,17 @@ def block_strategies(target: Polynomial, sparsity: bool) -> tuple[list[tuple[str
     return as_polys, raw
 
 
-def _denominators(size: int, margin: float, scale: float, max_bits: int) -> list[tuple[int, bool]]:
+BOUNDARY_MARGIN = 1e-6  # normalised margin below which Q is treated as singular (on a face of the cone)
+
+
+def _denominators(
+    size: int, margin: float, scale: float, max_bits: int, snaps_only: bool = False
+) -> list[tuple[int, bool]]:
     """Rounding schedule: coarse continued-fraction snaps first (they hit exact boundary solutions),
     then dyadic grids starting where the rounding error n/den falls below the eigenvalue margin."""
     schedule: list[tuple[int, bool]] = [(1, True), (12, True), (720, True)]
+    if snaps_only:
+        return schedule
     actual = margin * scale
     start_bits = 8 if actual <= 0 else max(8, math.ceil(math.log2(4 * max(size, 1) / actual)))
     bits = min(start_bits, max_bits)
@@ -102,12 +109,13 @@ def _denominators(size: int, margin: float, scale: float, max_bits: int) -> list
 
 
 def refine(
-    system: GramSystem, solution: SdpSolution, max_bits: int
+    system: GramSystem, solution: SdpSolution, max_bits: int, snaps_only: bool = False
 ) -> tuple[list[list[tuple[Fraction, list[Fraction]]]], list[Matrix], int] | None:
-    """Round at increasing precision, project exactly, LDL^T each block; first PSD hit wins."""
+    """Round at increasing precision, project exactly, LDL^T each block; first PSD hit wins. On a
+    singular Q (`snaps_only`) fine grids cannot land inside the face, so only coarse snaps are tried."""
     scale = max(float(abs(c)) for c in system.rhs) or 1.0
     size = max(b.size for b in system.blocks)
-    for denominator, snap in _denominators(size, solution.margin, scale, max_bits):
+    for denominator, snap in _denominators(size, solution.margin, scale, max_bits, snaps_only):
         rounded = [round_matrix(g, denominator, snap) for g in solution.grams]
         projected = project(system, rounded)
         if projected is None:
@@ -243,7 +251,13 @@ def find_sos(
         if check_cancel is not None:
             check_cancel()
         started = time.perf_counter()
-        refined = refine(system, solution, options.max_bits)
+        boundary = options.facial_reduction and round_index < 3 and solution.margin < BOUNDARY_MARGIN
+        refined = refine(system, solution, options.max_bits, snaps_only=boundary)
+        reduced = None
+        if refined is None and options.facial_reduction and round_index < 3:
+            reduced = _facial_step(system, solution)
+            if reduced is None and boundary:  # no rational kernel: fall back to fine grids
+                refined = refine(system, solution, options.max_bits)
         outcome.seconds_exact += time.perf_counter() - started
         if refined is not None:
             factors, grams, denominator = refined
@@ -253,9 +267,6 @@ def find_sos(
             outcome.squares, outcome.denominator, outcome.facial_rounds = squares, denominator, round_index
             outcome.gram_labels, outcome.gram = _dense_gram(system, grams)
             return outcome
-        if not options.facial_reduction or round_index == 3:
-            break
-        reduced = _facial_step(system, solution)
         if reduced is None:
             break
         system = build_system(target, reduced)
