@@ -73,8 +73,9 @@ def horizon_grid(horizon: int, min_exponent: int) -> list[int]:
 
 
 def fit_slope(horizons: list[int], regrets: list[float]) -> float | None:
-    """Least-squares slope of log(regret) against log(T) over the horizons with positive regret."""
-    pairs = [(h, r) for h, r in zip(horizons, regrets, strict=True) if r > 0]
+    """Least-squares slope of log(regret) against log(T) over the horizons with positive regret
+    (regret below 1e-6 per round counts as zero: float round-off of T x OPT - sum of GFT)."""
+    pairs = [(h, r) for h, r in zip(horizons, regrets, strict=True) if r > 1e-6 * h]
     if len(pairs) < 2:
         return None
     x = np.log([h for h, _ in pairs])

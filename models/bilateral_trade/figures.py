@@ -91,7 +91,7 @@ def _loglog_figure(result: Result) -> go.Figure:
     for name, curves in result.curves.items():
         summary = result.learners[name]
         regrets = np.asarray(curves.scan_regret_vs_gbb)
-        positive = regrets > 0
+        positive = regrets > 1e-6 * horizons
         slope = summary.regret_slope_vs_gbb
         label = (
             f"{summary.label}: slope {slope:.2f}"
@@ -121,16 +121,22 @@ def _loglog_figure(result: Result) -> go.Figure:
                     hoverinfo="skip",
                 )
             )
-    ref = horizons[0] ** 0.75
-    fig.add_trace(
-        go.Scatter(
-            x=horizons,
-            y=(horizons**0.75) * (10 / ref),
-            mode="lines",
-            name="reference slope 3/4 (the paper's rate)",
-            line={"color": "black", "dash": "dash", "width": 1},
-        )
+    anchor_name = next(
+        (n for n in ("gbb_one_bit", "gbb_full") if n in result.curves), next(iter(result.curves))
     )
+    anchor = np.asarray(result.curves[anchor_name].scan_regret_vs_gbb)
+    if np.any(anchor > 1e-6 * horizons):
+        first = int(np.flatnonzero(anchor > 1e-6 * horizons)[0])
+        reference = anchor[first] * (horizons / horizons[first]) ** 0.75
+        fig.add_trace(
+            go.Scatter(
+                x=horizons,
+                y=reference,
+                mode="lines",
+                name="reference slope 3/4 (the paper's rate)",
+                line={"color": "black", "dash": "dash", "width": 1},
+            )
+        )
     fig.update_layout(
         title="Final regret against the GBB optimum for each horizon T (doubling grid), log-log",
         xaxis_title="horizon T (rounds, log scale)",

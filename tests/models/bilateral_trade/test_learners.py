@@ -145,6 +145,7 @@ def test_horizon_grid_and_slope_fit() -> None:
     horizons = [2**k for k in range(10, 16)]
     assert fit_slope(horizons, [3 * h**0.75 for h in horizons]) == pytest.approx(0.75)
     assert fit_slope(horizons, [0.0] * 6) is None
+    assert fit_slope(horizons, [1e-9 * h for h in horizons]) is None  # round-off, not regret
 
 
 @pytest.mark.slow
