@@ -12,6 +12,7 @@ import os
 import re
 import shlex
 import shutil
+import signal
 import subprocess
 import tempfile
 from dataclasses import dataclass
@@ -52,6 +53,15 @@ def _axioms_ok(output: str, theorem: str) -> tuple[bool, str]:
     return True, f"axioms: {', '.join(sorted(axioms))}"
 
 
+def _kill_group(process: subprocess.Popen[str]) -> None:
+    """SIGKILL the whole process group started for Lean, then reap it."""
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        process.kill()
+    process.communicate()
+
+
 def run_lean(source: str, theorem: str, timeout_s: float) -> LeanRun:
     """Check `source` with Lean when configured; never raises for a missing or failing Lean."""
     import time
@@ -68,23 +78,28 @@ def run_lean(source: str, theorem: str, timeout_s: float) -> LeanRun:
         path.write_text(source, encoding="utf-8")
         started = time.perf_counter()
         try:
-            completed = subprocess.run(  # noqa: S603 - fixed argv, no shell, file written by us
+            process = subprocess.Popen(  # noqa: S603 - fixed argv, no shell, file written by us
                 [*command, str(path)],
                 cwd=project,
-                capture_output=True,
-                text=True,
-                timeout=timeout_s,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
                 stdin=subprocess.DEVNULL,
+                text=True,
+                start_new_session=True,  # its own process group, so a timeout kills lean as well as lake
             )
-        except subprocess.TimeoutExpired:
-            return LeanRun("rejected", f"Lean did not finish within {timeout_s:.0f} s", timeout_s)
         except OSError as exc:
             return LeanRun("not_available", f"could not start Lean: {exc.strerror}")
+        try:
+            output, _ = process.communicate(timeout=timeout_s)
+        except subprocess.TimeoutExpired:
+            _kill_group(process)
+            return LeanRun("rejected", f"Lean did not finish within {timeout_s:.0f} s", timeout_s)
         seconds = time.perf_counter() - started
-    output = (completed.stdout or "") + (completed.stderr or "")
+        returncode = process.returncode
+    output = output or ""
     tail = output[-4000:]
-    if completed.returncode != 0 or re.search(r"\berror\b", output):
-        return LeanRun("rejected", tail or f"exit status {completed.returncode}", seconds)
+    if returncode != 0 or re.search(r"\berror\b", output):
+        return LeanRun("rejected", tail or f"exit status {returncode}", seconds)
     if "declaration uses 'sorry'" in output:
         return LeanRun("rejected", tail, seconds)
     ok, why = _axioms_ok(output, theorem)
