@@ -55,6 +55,7 @@ def optimise(
     z = torch.tensor(problem.z, dtype=torch.float64)
     sizes = torch.tensor(problem.sizes, dtype=torch.float64)
     supports = torch.tensor(problem.supports, dtype=torch.long).T if problem.supports else torch.zeros(2, 0, dtype=torch.long)
+    free_yaw = ~pinned
 
     def globalize(p: torch.Tensor) -> torch.Tensor:
         own_yaw = torch.where(pinned & ~is_member, pin_yaw, p[:, 2])
@@ -79,7 +80,9 @@ def optimise(
             alpha = min(1.0, 0.2 + 0.8 * (step - stage1) / max(1, int(0.6 * stage2)))
             physical = (5.0 * collision_residuals(g, sizes, problem.pairs).sum()
                         + 5.0 * room_residuals(g, sizes, problem.room).sum()
-                        + 0.5 * support_residuals(g, sizes, supports).sum())
+                        + 0.5 * support_residuals(g, sizes, supports).sum()
+                        # a faint pull of free yaws to the room's axes: tidy layouts, never against a relation
+                        + 0.01 * (1.0 - torch.cos(4.0 * g[0, free_yaw, 3])).sum())
             loss = loss + alpha * physical
             if alpha >= 1.0 and float(loss.detach()) < 1e-9:
                 history.append(0.0)

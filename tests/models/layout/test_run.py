@@ -34,7 +34,8 @@ def test_cli_contract_fields() -> None:
 
 def test_same_seed_same_layout() -> None:
     s = load_scene("bedroom")
-    quick = dict(scene=s, seed=3, ablations=["no_imagination"], stage2_iterations=60, repair_rounds=1)
+    quick = dict(scene=s, seed=3, ablations=["no_imagination"], stage1_iterations=0, stage2_iterations=30,
+                 repair_rounds=1)
     first = run(Params(**quick), no_progress)  # type: ignore[arg-type]
     second = run(Params(**quick), no_progress)  # type: ignore[arg-type]
     assert first.layout == second.layout
