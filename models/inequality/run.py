@@ -185,7 +185,7 @@ def _run(params: Params, progress: Progress) -> Result:
 
     if certificate is None or outcome is None:
         result = Result(**base, status="not_proved",
-                        reason="; ".join(reasons) or "no certificate found",
+                        reason=_not_proved_reason(reasons, params),
                         gram_labels=outcome.gram_labels if outcome else [], gram=outcome.gram if outcome else [])
         result.stages, result.total_seconds = clock.stages, time.perf_counter() - clock.started
         progress(1.0, "not proved")
@@ -225,6 +225,15 @@ def _run(params: Params, progress: Progress) -> Result:
     result.stages, result.total_seconds = clock.stages, time.perf_counter() - clock.started
     progress(1.0, "proved")
     return result
+
+
+def _not_proved_reason(reasons: list[str], params: Params) -> str:
+    """What failed at each multiplier power, plus what to try next (no refutation was found either)."""
+    text = "; ".join(reasons) or "no certificate found"
+    if params.max_multiplier_power < 3:
+        text += (". No counterexample was found either: p may be nonnegative without being a sum of squares "
+                 "(try a larger multiplier power k)")
+    return text
 
 
 def _multiplier_latex(certificate: Certificate, n_vars: int, poly: Polynomial) -> str:
