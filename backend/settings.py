@@ -39,7 +39,7 @@ class Settings(BaseSettings):
     llm_base_url: str = Field("", description="OpenAI-compatible endpoint for the optional LLM proposers.")
     llm_model: str = Field("", description="Model name for the LLM proposers.")
     lean_project: str = Field("", description="A prebuilt Lean 4 + Mathlib project used to check proofs.")
-    lean_cmd: str = Field("lake", description="The lake executable used to run Lean.")
+    lean_cmd: str = Field("lake env lean", description="Command that checks a Lean file (the file path is appended).")
     max_result_mb: int = Field(64, ge=1, le=1024, description="Largest result + artifacts a job may store.")
 
     @field_validator("data_dir")
