@@ -40,7 +40,7 @@ def _draw_size(n: int, size: int, count: int, rng: np.random.Generator) -> np.nd
             rows[r, list(combo)] = True
         return rows
     seen: set[bytes] = set()
-    rows_list = []
+    rows_list: list[np.ndarray] = []
     while len(rows_list) < count:
         # ranks of i.i.d. uniforms pick a uniform random subset of the given size
         keys = rng.random((2 * (count - len(rows_list)) + 4, n))

@@ -76,7 +76,9 @@ def surrogate_indices(tn: GraphTensorNetwork, n_nodes: int | None = None) -> Gam
     first.sum().backward()
     pair = torch.zeros(k_points, n, n, dtype=torch.float64, device=device)
     for j in range(n):
-        env = leaves[j].grad.reshape(k_points, n, -1)
+        grad = leaves[j].grad
+        assert grad is not None
+        env = grad.reshape(k_points, n, -1)
         pair[:, :, j] = env @ derivative_cores[j].reshape(-1)
     first_np = first.detach().reshape(k_points, n).cpu().numpy()
     pair_np = pair.cpu().numpy()

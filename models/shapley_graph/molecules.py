@@ -97,7 +97,7 @@ def parse_molecule(smiles: str, name: str = "") -> Molecule:
     from rdkit import Chem, RDLogger
     from rdkit.Chem import AllChem
 
-    RDLogger.DisableLog("rdApp.*")
+    RDLogger.DisableLog("rdApp.*")  # type: ignore[attr-defined]
     text = smiles.strip()
     if not text:
         raise MethodInputError("smiles: enter a SMILES string (for example c1ccccc1O for phenol)")
@@ -117,7 +117,7 @@ def parse_molecule(smiles: str, name: str = "") -> Molecule:
     bonds = tuple((b.GetBeginAtomIdx(), b.GetEndAtomIdx()) for b in mol.GetBonds())
     orders = tuple(float(b.GetBondTypeAsDouble()) for b in mol.GetBonds())
     depiction = Chem.Mol(mol)
-    AllChem.Compute2DCoords(depiction, canonOrient=True)
+    AllChem.Compute2DCoords(depiction, canonOrient=True)  # type: ignore[attr-defined]
     conf = depiction.GetConformer()
     coords = np.array([[conf.GetAtomPosition(i).x, conf.GetAtomPosition(i).y] for i in range(n)])
     return Molecule(

@@ -29,7 +29,7 @@ class Params(BaseModel):
         description="Features a masked atom gets (gnn oracle): zeros, the mean training atom, or a generic CH2 carbon",
     )
     budget: int = Field(300, ge=20, le=3000, description="Model queries (binary coalitions) used to fit the surrogate")
-    bond_dim: int = Field(3, ge=2, le=6, description="Bond dimension chi of the tensor network (one index per chemical bond)")
+    bond_dim: int = Field(4, ge=2, le=6, description="Bond dimension chi of the tensor network (one index per chemical bond)")
     compare_baselines: bool = Field(
         True, description="Also run shapiq's KernelSHAP, PermutationSamplingSV and KernelSHAPIQ at the same budget"
     )

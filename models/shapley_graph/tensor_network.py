@@ -49,17 +49,6 @@ def _expression(layout: NetworkLayout, chi: int, batch: int) -> opt_einsum.contr
     return opt_einsum.contract_expression(layout.equation(), *shapes, optimize="greedy")
 
 
-@lru_cache(maxsize=512)
-def _environment_expression(
-    layout: NetworkLayout, chi: int, batch: int, atom: int
-) -> opt_einsum.contract.ContractExpression:
-    """Cached path contracting every core but `atom`'s, leaving the batch and atom's bond indices open."""
-    terms = layout.equation().split("->")[0].split(",")
-    others = [t for j, t in enumerate(terms) if j != atom]
-    shapes = [(batch,) + (chi,) * layout.degree(j) for j in range(layout.n) if j != atom]
-    return opt_einsum.contract_expression(",".join(others) + "->" + terms[atom], *shapes, optimize="greedy")
-
-
 class GraphTensorNetwork:
     """g(z) = contraction of cores A_i with input vectors [1 - z_i, z_i]: multilinear in z by construction.
 
@@ -78,12 +67,6 @@ class GraphTensorNetwork:
         batch = int(per_atom[0].shape[0])
         expr = _expression(self.layout, self.chi, batch)
         return expr(*per_atom, backend="torch")
-
-    def environment(self, per_atom: list[torch.Tensor], atom: int) -> torch.Tensor:
-        """The partial contraction of all other cores: the linear map from atom's core to g, (B,) + bonds."""
-        batch = int(per_atom[0].shape[0])
-        expr = _environment_expression(self.layout, self.chi, batch, atom)
-        return expr(*(t for j, t in enumerate(per_atom) if j != atom), backend="torch")
 
     def absorb(self, inputs: torch.Tensor, atom: int) -> torch.Tensor:
         """Per-sample core of `atom` for input columns `inputs` of shape (B, 2): sum_p x[b, p] A[p, ...]."""
@@ -121,6 +104,19 @@ def _spanning_tree(layout: NetworkLayout, root: int) -> tuple[list[int], set[int
     return parent_edge, tree
 
 
+def _set_entry(
+    core: np.ndarray, vector: tuple[float, float], states: dict[int, int], par: int | None, par_state: int | None
+) -> None:
+    """Add `vector` (over z_i = 0, 1) at the bond states given (all other bonds at state 0)."""
+    index = [0] * (core.ndim - 1)
+    for k, state in states.items():
+        index[k] = state
+    if par is not None and par_state is not None:
+        index[par] = par_state
+    key: tuple[slice | int, ...] = (slice(None), *index)
+    core[key] += vector  # type: ignore[index]
+
+
 def quadratic_cores(
     layout: NetworkLayout,
     chi: int,
@@ -153,13 +149,9 @@ def quadratic_cores(
         sends = [k for k, e in enumerate(inc) if e in depth_first and max(depth_first[e]) == i]
         receives = [k for k, e in enumerate(inc) if e in depth_first and min(depth_first[e]) == i]
 
-        def put(vector: tuple[float, float], states: dict[int, int], par_state: int | None) -> None:
-            index = [0] * len(inc)
-            for k, state in states.items():
-                index[k] = state
-            if par is not None and par_state is not None:
-                index[par] = par_state
-            core[(slice(None), *index)] += vector
+        def put(vector: tuple[float, float], states: dict[int, int], par_state: int | None,
+                core: np.ndarray = core, par: int | None = par) -> None:
+            _set_entry(core, vector, states, par, par_state)
 
         active = 1 if par is not None else None  # the root has no parent: its active entries are outputs
         if par is None:

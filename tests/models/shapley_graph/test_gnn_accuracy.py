@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from models.shapley_graph.baselines import exact_game_indices, shapiq_estimates
