@@ -1,0 +1,45 @@
+"""AppTest of the graph Shapley page against the live backend: a short run and a rejected SMILES."""
+
+from __future__ import annotations
+
+from streamlit.testing.v1 import AppTest
+
+from tests.conftest import page_file
+
+
+def _texts(at: AppTest) -> str:
+    return " ".join(
+        [m.value for m in at.markdown] + [s.value for s in at.success] + [e.value for e in at.error]
+        + [i.value for i in at.info] + [c.value for c in at.caption]
+    )
+
+
+def test_page_explains_phenol_with_the_additive_oracle(live_backend: str) -> None:
+    at = AppTest.from_file(page_file("shapley_graph"), default_timeout=180)
+    at.run()
+    assert not at.exception
+    at.selectbox(key="sg_molecule").set_value("phenol (7 atoms, solvent)")
+    at.radio(key="sg_oracle").set_value("additive")
+    at.slider(key="sg_budget").set_value(100)
+    at.checkbox(key="sg_curve").uncheck()
+    next(b for b in at.button if b.label == "Run").click()
+    at.run()
+    assert not at.exception
+    text = _texts(at)
+    assert "Finished" in text and "Validation game" in text and "7 heavy atoms" in text
+    exact = next(df.value for df in at.dataframe if "Shapley (exact)" in df.value.columns)
+    assert len(exact) == 7 and set(exact["within 5 % of max |phi|"]) == {"✅"}
+    metrics = next(df.value for df in at.dataframe if "Metric" in df.value.columns)
+    assert "Shapley relative L2 error vs exact (%)" in set(metrics["Metric"])
+    assert len(at.get("plotly_chart")) >= 4
+
+
+def test_page_reports_an_invalid_smiles(live_backend: str) -> None:
+    at = AppTest.from_file(page_file("shapley_graph"), default_timeout=180)
+    at.run()
+    at.selectbox(key="sg_molecule").set_value("Custom SMILES (type it below)")
+    at.text_input(key="sg_smiles").set_value("c1ccccc1X")
+    next(b for b in at.button if b.label == "Run").click()
+    at.run()
+    assert not at.exception
+    assert "cannot parse" in _texts(at)
