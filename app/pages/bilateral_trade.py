@@ -8,7 +8,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from app.components import JobView, method_page, show_figures
+from app.components import JobView, examples, method_page, show_figures
 
 NAME = "bilateral_trade"
 KINDS = {
@@ -30,6 +30,31 @@ DEFAULT_RECTANGLES = pd.DataFrame(
 )
 
 
+DEFAULTS: dict[str, Any] = {
+    "bt_kind": "two_markets", "bt_eta": 0.01, "bt_width": 0.05, "bt_rho": 0.5, "bt_horizon": 2**16,
+    "bt_seeds": 3, "bt_learners": list(LEARNERS), "bt_grid": 101,
+}
+CUSTOM = "(set the controls yourself)"
+EXAMPLE_KEY = "bt_example"
+
+
+def _load_example() -> None:
+    """Copy the chosen example's parameters into the widgets' session state."""
+    chosen = examples(NAME).get(st.session_state.get(EXAMPLE_KEY, ""))
+    if not chosen:
+        return
+    spec = chosen.get("distribution", {})
+    state = st.session_state
+    state["bt_kind"] = spec.get("kind", "two_markets")
+    for field, key in (("eta", "bt_eta"), ("width", "bt_width"), ("rho", "bt_rho")):
+        if field in spec:
+            state[key] = spec[field]
+    state["bt_horizon"] = chosen.get("horizon", 2**16)
+    state["bt_seeds"] = chosen.get("seeds", 3)
+    state["bt_learners"] = chosen.get("learners", list(LEARNERS))
+    state["bt_grid"] = chosen.get("grid_size", 101)
+
+
 def _distribution_controls() -> dict[str, Any]:
     kind = st.selectbox(
         "Valuation distribution D of (seller value s, buyer value b)",
@@ -39,11 +64,11 @@ def _distribution_controls() -> dict[str, Any]:
     )
     spec: dict[str, Any] = {"kind": kind}
     if kind in ("factor_two", "two_squares"):
-        spec["eta"] = st.slider("Gap eta between the two atoms", 0.0, 0.2, 0.01, 0.005, key="bt_eta")
+        spec["eta"] = st.slider("Gap eta between the two atoms", 0.0, 0.2, step=0.005, key="bt_eta")
     if kind == "two_squares":
-        spec["width"] = st.slider("Square side (density bound = 1 / (2 side^2))", 0.005, 0.2, 0.05, 0.005, key="bt_width")
+        spec["width"] = st.slider("Square side (density bound = 1 / (2 side^2))", 0.005, 0.2, step=0.005, key="bt_width")
     if kind == "gaussian_copula":
-        spec["rho"] = st.slider("Correlation rho", -0.95, 0.95, 0.5, 0.05, key="bt_rho")
+        spec["rho"] = st.slider("Correlation rho", -0.95, 0.95, step=0.05, key="bt_rho")
     if kind == "rectangles":
         st.caption(
             "Each row spreads its (relative) mass uniformly on [s_lo, s_hi] x [b_lo, b_hi]; lo = hi makes an atom. "
@@ -60,19 +85,25 @@ def _distribution_controls() -> dict[str, Any]:
 
 def controls() -> dict[str, Any]:
     """Distribution, horizon, seeds, learners, the LP grid, and the learners' advanced constants."""
+    for key, value in DEFAULTS.items():
+        st.session_state.setdefault(key, value)
+    st.selectbox(
+        "Example", [CUSTOM, *examples(NAME)], key=EXAMPLE_KEY, on_change=_load_example,
+        help="Fills the controls below with one of the paper's instances; edit them freely.",
+    )
     distribution = _distribution_controls()
     left, right = st.columns(2)
     with left:
         horizon = st.select_slider(
-            "Horizon T (rounds)", options=[2**k for k in range(10, 21)], value=2**16, key="bt_horizon",
+            "Horizon T (rounds)", options=[2**k for k in range(10, 21)], key="bt_horizon",
             help="The learners also run on T/2, T/4, ... down to 2^10 for the log-log slope fit.",
         )
-        seeds = st.slider("Seeds (bands and averages)", 1, 10, 3, key="bt_seeds")
+        seeds = st.slider("Seeds (bands and averages)", 1, 10, key="bt_seeds")
     with right:
         learners = st.multiselect(
-            "Learners", list(LEARNERS), default=list(LEARNERS), format_func=LEARNERS.__getitem__, key="bt_learners"
+            "Learners", list(LEARNERS), format_func=LEARNERS.__getitem__, key="bt_learners"
         )
-        grid_size = st.slider("Benchmark LP grid K (K x K price couples)", 11, 201, 101, key="bt_grid")
+        grid_size = st.slider("Benchmark LP grid K (K x K price couples)", 11, 201, key="bt_grid")
     with st.expander("Advanced: learner constants (the paper's rates by default)"):
         a, b = st.columns(2)
         with a:

@@ -56,3 +56,16 @@ def test_page_runs_the_default_rectangle_mixture(live_backend: str) -> None:
     text = _texts(at)
     assert "mixture of 2 rectangles" in text
     assert "Density bound: **12.5**" in text  # mass 1/2 on 0.2 x 0.2 squares
+
+
+def test_example_picker_fills_the_controls(live_backend: str) -> None:
+    at = AppTest.from_file(page_file("bilateral_trade"), default_timeout=180)
+    at.run()
+    label = next(o for o in at.selectbox(key="bt_example").options if o.startswith("Factor-two"))
+    at.selectbox(key="bt_example").set_value(label)
+    at.run()
+    assert not at.exception
+    assert at.selectbox(key="bt_kind").value == "factor_two"
+    assert at.slider(key="bt_eta").value == 0.01
+    assert at.multiselect(key="bt_learners").value == ["fixed_price", "wbb_one_bit", "gbb_one_bit"]
+    assert not at.warning
