@@ -77,14 +77,21 @@ when $D$ has a bounded density):
    row $R(p_i, \cdot)$ of $R(p,q) = E[(b - q)1\{\text{trade}\}]$. So $2K$ lines cover all $K^2$ couples.
 3. **Optimistic constrained phase**: $\text{GFT} = L + R + \text{profit}$ cell by cell; solve the LP
    $\max_x \sum x\,(\hat L + \hat R + \overline{\text{profit}})$ s.t. $\sum x\,\overline{\text{profit}} \ge -\text{budget}/\text{rounds left}$,
-   $\sum x = 1$, with upper confidence bounds on the profit (its optimum has at most two couples),
-   sample couples from $x$, observe realised profits, repeat in batches.
-4. A **guard** never posts a subsidised couple whose loss the current budget cannot cover, so the
-   realised cumulative profit is never negative.
+   $\sum x = 1$, with upper confidence bounds on the profit (its optimum has at most two couples);
+   post the couples in proportion to $x$, observe the realised profits, re-solve in growing batches.
+4. A **guard** never posts a subsidised couple whose loss the current budget cannot cover (it posts a
+   profitable WBB couple first), so the realised cumulative profit is never negative.
 
 Benchmarks are exact where possible (first best, best fixed price, and the GBB optimum for discrete
-$D$); otherwise the GBB optimum is the LP over a $K \times K$ grid solved with HiGHS. Regret is
-$T \cdot \text{OPT} - \sum_t E[\text{GFT}(p_t, q_t)]$ (expected GFT of the posted couples).
+$D$); otherwise the GBB optimum is the LP over a $K \times K$ grid solved with HiGHS (a lower bound,
+raised to the exact best fixed price when that is larger). Regret is
+$T \cdot \text{OPT} - \sum_t E[\text{GFT}(p_t, q_t)]$, the expected GFT of the posted couples.
+
+*Implementation choices* (advanced settings): the profit-collection couple is the most profitable
+of a few coarse WBB couples; the profit UCB of a cell is also capped using the exploration data
+($P(\text{trade})$ is monotone, so secants of $\hat L$ and $\hat R$ bound it); confidence radii are
+Bernstein-type with a multiplier of 0.25 by default; the full-feedback reference re-solves the
+empirical LP with a lower confidence bound on the profit.
 """
 
 SPEC = MethodSpec(

@@ -41,7 +41,7 @@ class GbbSolution:
 
 @dataclass
 class BenchmarkValues:
-    """Per-round GFT of each benchmark (Lunghi et al. 2026, Sec. 2-3)."""
+    """Per-round GFT of each benchmark (Lunghi et al. 2026)."""
 
     first_best: float
     fixed_price: float

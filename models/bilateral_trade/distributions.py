@@ -47,7 +47,7 @@ class ValuationDistribution(Protocol):
 
 
 def gft_table(dist: ValuationDistribution, p: np.ndarray, q: np.ndarray) -> dict[str, np.ndarray]:
-    """Expected GFT, profit, L and R of the price couple (p, q) (Lunghi et al. 2026, Sec. 2).
+    """Expected GFT, profit, L and R of the price couple (p, q) (Lunghi et al. 2026).
 
     GFT = E[(b - s) 1{trade}], profit = (q - p) P(trade), L = E[(p - s) 1{trade}] (seller's
     utility), R = E[(b - q) 1{trade}] (buyer's utility); GFT = L + R + profit identically.
@@ -99,7 +99,7 @@ class RectangleMixture:
     """A mixture of uniform rectangles and atoms: uniform, factor-two atoms, two markets, ...
 
     Seller and buyer values are independent inside each rectangle, so every trade statistic has a
-    closed form; correlation comes from the mixture (Lunghi et al. 2026, Sec. 5 examples).
+    closed form; correlation comes from the mixture (Lunghi et al. 2026).
     """
 
     def __init__(self, rectangles: list[Rectangle], label: str) -> None:

@@ -194,13 +194,14 @@ def _batch_plan(
 def gbb_one_bit_learner(
     market: Market, rng: np.random.Generator, schedule: Schedule, settings: LearnerSettings
 ) -> dict[str, object]:
-    """The paper's GBB learner under one-bit feedback (Lunghi et al. 2026, Algorithm 1).
+    """The paper's GBB learner under one-bit feedback (Lunghi et al. 2026).
 
     1. Profit collection: post profitable WBB couples until the budget reaches beta.
     2. Exploration: 2K lines of n rounds each, one uniformly random price per round, give L_hat
        and R_hat on the whole K x K grid (see `line_estimates`).
     3. Optimistic constrained phase: in batches, solve max x.(L_hat + R_hat + UCB profit) s.t.
-       x.UCB profit >= -budget / rounds left, sum x = 1 (two-couple support) and sample from x.
+       x.UCB profit >= -budget / rounds left, sum x = 1 (two-couple support); post its couples in
+       proportion to x, observe the realised profits (one-bit feedback suffices), repeat.
     The market's GBB guard keeps the realised cumulative profit non-negative throughout.
     """
     grid = price_grid(schedule.grid_points)

@@ -32,7 +32,7 @@ class MarketLog:
 
 
 class Market:
-    """T rounds of bilateral trade with i.i.d. valuations from D (Lunghi et al. 2026, Sec. 2).
+    """T rounds of bilateral trade with i.i.d. valuations from D (Lunghi et al. 2026).
 
     Round t: seller value s_t, buyer value b_t; the learner posts (p_t, q_t); trade iff s_t <= p_t
     and b_t >= q_t; profit (q_t - p_t) 1{trade}. The budget is the realised cumulative profit.
