@@ -65,8 +65,8 @@ def _pairs(indices: GameIndices, bonded: set[tuple[int, int]]) -> list[PairValue
 def _curve(game: CoalitionGame, layout: NetworkLayout, params: Params, truth: GameIndices,
            device: str, progress: Progress) -> list[CurvePoint]:
     """Error against exact of TN-SHAP-G and the shapiq estimators over budgets up to params.budget."""
-    budgets = sorted({b for b in CURVE_BUDGETS if b < params.budget} | {params.budget})
-    budgets = [b for b in budgets if b <= 2**layout.n] or [min(params.budget, 2**layout.n)]
+    top = min(params.budget, 2**layout.n)
+    budgets = sorted({b for b in CURVE_BUDGETS if b < top} | {top})
     points: list[CurvePoint] = []
     for k, budget in enumerate(budgets):
         progress(0.7 + 0.25 * k / len(budgets), f"Error curve: budget {budget}")
@@ -94,7 +94,7 @@ def run(params: Params, progress: Progress) -> Result:
     game = build_game(molecule, params.oracle, params.baseline, device=device)
     bonded = {(min(u, v), max(u, v)) for u, v in molecule.bonds}
 
-    progress(0.05, f"Querying {params.budget} coalitions and fitting the tensor network")
+    progress(0.05, f"Querying {min(params.budget, 2**molecule.n_atoms)} coalitions and fitting the tensor network")
     estimate = tn_shap_g(game, layout, params.budget, params.bond_dim, params.seed, device=device,
                          progress=lambda f: progress(0.05 + 0.45 * f, "Fitting the tensor network (ALS sweeps)"))
     ind = estimate.indices
