@@ -123,11 +123,11 @@ def run(params: Params, progress: Progress) -> Result:
         start = time.perf_counter()
         for b in shapiq_estimates(build_game(molecule, params.oracle, params.baseline, device=device),
                                   budget, params.seed):
-            reference = truth
+            reference = (truth.shapley, truth.sii) if truth is not None else closed
             baselines.append(BaselineRow(
                 name=b.name, queries=b.queries, seconds=time.perf_counter() - start,
-                shapley_error=relative_l2(b.shapley, reference.shapley) if reference is not None and b.shapley is not None else None,
-                sii_error=relative_l2(b.sii, reference.sii) if reference is not None and b.sii is not None else None))
+                shapley_error=relative_l2(b.shapley, reference[0]) if reference is not None and b.shapley is not None else None,
+                sii_error=relative_l2(b.sii, reference[1]) if reference is not None and b.sii is not None else None))
             start = time.perf_counter()
 
     curve: list[CurvePoint] = []

@@ -43,3 +43,18 @@ def test_page_reports_an_invalid_smiles(live_backend: str) -> None:
     at.run()
     assert not at.exception
     assert "cannot parse" in _texts(at)
+
+
+def test_page_explains_the_default_molecule_with_the_gnn(live_backend: str) -> None:
+    at = AppTest.from_file(page_file("shapley_graph"), default_timeout=180)
+    at.run()
+    at.slider(key="sg_budget").set_value(150)
+    next(b for b in at.button if b.label == "Run").click()
+    at.run()
+    assert not at.exception
+    text = _texts(at)
+    assert "Masked game" in text and "paracetamol" in text and "held-out molecules" in text
+    shapiq_rows = next(df.value for df in at.dataframe if "method" in df.value.columns)
+    assert list(shapiq_rows["method"]) == ["TN-SHAP-G (this page)", "KernelSHAP", "PermutationSamplingSV", "KernelSHAPIQ"]
+    pairs = next(df.value for df in at.dataframe if "pair" in df.value.columns)
+    assert len(pairs) == 10 and {"✅", "❌"} >= set(pairs["bonded"])
