@@ -190,6 +190,4 @@ def support_residuals(poses: torch.Tensor, sizes: torch.Tensor, supports: torch.
     v = (rel * fwd[:, base].unsqueeze(2)).sum(-1).abs()
     wb = sizes[base, 0].view(1, -1, 1) / 2
     db = sizes[base, 1].view(1, -1, 1) / 2
-    # objects on a support line up with it (any multiple of 90 degrees), as things on a shelf or desk do
-    misalign = 0.1 * (1.0 - torch.cos(4.0 * (poses[:, top, 3] - poses[:, base, 3])))
-    return (torch.relu(u - wb) + torch.relu(v - db)).sum(-1) + misalign
+    return (torch.relu(u - wb) + torch.relu(v - db)).sum(-1)

@@ -80,13 +80,17 @@ def optimise(
             alpha = min(1.0, 0.2 + 0.8 * (step - stage1) / max(1, int(0.6 * stage2)))
             physical = (5.0 * collision_residuals(g, sizes, problem.pairs).sum()
                         + 5.0 * room_residuals(g, sizes, problem.room).sum()
-                        + 0.5 * support_residuals(g, sizes, supports).sum()
-                        # a faint pull of free yaws to the room's axes: tidy layouts, never against a relation
-                        + 0.01 * (1.0 - torch.cos(4.0 * g[0, free_yaw, 3])).sum())
+                        + 0.5 * support_residuals(g, sizes, supports).sum())
             loss = loss + alpha * physical
             if alpha >= 1.0 and float(loss.detach()) < 1e-9:
                 history.append(0.0)
                 break
+            # tidiness, not feasibility: things on a support line up with it, free yaws drift faintly to
+            # the room's axes; both stay out of the stopping test above
+            tidy = 0.01 * (1.0 - torch.cos(4.0 * g[0, free_yaw, 3])).sum()
+            if supports.shape[1]:
+                tidy = tidy + 0.1 * (1.0 - torch.cos(4.0 * (g[0, supports[0], 3] - g[0, supports[1], 3]))).sum()
+            loss = loss + tidy
         history.append(float(loss.detach()))
         if loss.requires_grad:
             loss.backward()
