@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -10,14 +11,34 @@ import numpy as np
 
 from models.common import MethodInputError
 from models.shapley_graph.coalitions import sample_coalitions
+from models.shapley_graph.contraction_tree import contraction_tree
 from models.shapley_graph.fitting import FitReport, Surrogate, fit_surrogate
 from models.shapley_graph.indices import GameIndices, surrogate_indices
 from models.shapley_graph.oracles import CoalitionGame
 from models.shapley_graph.tensor_network import NetworkLayout
 
-__all__ = ["MAX_CORE_PARAMETERS", "TnShapEstimate", "check_bond_dim", "surrogate_game_indices", "tn_shap_g"]
+__all__ = ["MAX_CORE_PARAMETERS", "TnShapEstimate", "check_bond_dim", "check_memory", "surrogate_game_indices", "tn_shap_g"]
 
 MAX_CORE_PARAMETERS = 2048
+MAX_CONTRACTION_BYTES = 1.2e9  # jobs run under a 2 GB address-space limit
+
+
+def check_memory(layout: NetworkLayout, chi: int, budget: int) -> None:
+    """Refuse settings whose cached partial contractions would not fit in memory (rings raise the width).
+
+    The fit keeps every node of the contraction tree for `budget` samples (and environments along
+    one path); the index pass does the same for (Gauss-Legendre nodes x atoms) rows under autograd.
+    """
+    batch = min(budget, 2**layout.n) if layout.n < 40 else budget
+    tree = contraction_tree(layout, chi, 1)
+    per_row = sum(8 * chi ** len(node.open_bonds) for node in tree.nodes)
+    index_rows = (math.ceil(layout.n / 2) + 2) * layout.n
+    needed = per_row * max(2 * batch, 3 * index_rows)
+    if needed > MAX_CONTRACTION_BYTES:
+        raise MethodInputError(
+            f"bond_dim: {chi} with budget {budget} needs about {needed / 1e9:.1f} GB for this molecule's "
+            f"contractions (limit {MAX_CONTRACTION_BYTES / 1e9:.1f} GB); lower bond_dim or budget"
+        )
 
 
 @dataclass
@@ -71,6 +92,7 @@ def tn_shap_g(
     used for the final fit. No index needs a further query: they come from the multilinear extension.
     """
     check_bond_dim(layout, chi)
+    check_memory(layout, chi, budget)
     rng = np.random.default_rng(seed)
     coalitions = sample_coalitions(layout.n, budget, rng)
     values = game(coalitions)

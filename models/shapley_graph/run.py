@@ -8,7 +8,7 @@ import numpy as np
 
 from models.common import Progress, torch_device
 from models.shapley_graph.baselines import EXACT_MAX_ATOMS, exact_game_indices, shapiq_estimates
-from models.shapley_graph.estimator import check_bond_dim, tn_shap_g
+from models.shapley_graph.estimator import check_bond_dim, check_memory, tn_shap_g
 from models.shapley_graph.gnn import load_gnn
 from models.shapley_graph.indices import GameIndices
 from models.shapley_graph.molecules import Molecule, parse_molecule
@@ -90,6 +90,7 @@ def run(params: Params, progress: Progress) -> Result:
     molecule = parse_molecule(params.smiles, params.name)
     layout = NetworkLayout(molecule.n_atoms, molecule.bonds)
     check_bond_dim(layout, params.bond_dim)
+    check_memory(layout, params.bond_dim, params.budget)
     device = torch_device()
     game = build_game(molecule, params.oracle, params.baseline, device=device)
     bonded = {(min(u, v), max(u, v)) for u, v in molecule.bonds}

@@ -102,3 +102,11 @@ def test_sixty_atom_molecule_with_the_gnn_completes_quickly() -> None:
     assert result.n_atoms == 60 and result.surrogate_r2 is not None and result.surrogate_r2 > 0.8
     assert abs(result.efficiency_gap) < 0.05 * max(1.0, abs(result.value_full - result.value_empty))
     assert time.perf_counter() - start < 120  # generous on a shared CI machine; see the benchmark
+
+
+def test_memory_guard_refuses_wide_ring_systems_at_large_settings() -> None:
+    coronene = "c1cc2ccc3ccc4ccc5ccc6ccc1c1c2c3c4c5c61"
+    with pytest.raises(MethodInputError, match="GB"):
+        run(Params(smiles=coronene, bond_dim=6, budget=3000), no_progress)
+    small = run(Params(smiles=coronene, bond_dim=3, budget=200, compare_baselines=False), no_progress)
+    assert small.n_atoms == 24
