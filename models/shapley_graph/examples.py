@@ -11,7 +11,7 @@ def examples() -> dict[str, dict[str, Any]]:
     """Label -> params dict, each a fast first run."""
     return {
         "Paracetamol, trained GNN (11 atoms, exact comparison)": {
-            "smiles": "CC(=O)Nc1ccc(O)cc1", "name": "paracetamol", "oracle": "gnn", "budget": 300, "bond_dim": 3},
+            "smiles": "CC(=O)Nc1ccc(O)cc1", "name": "paracetamol", "oracle": "gnn", "budget": 300, "bond_dim": 4},
         "Caffeine, GNN, 500 queries (14 atoms)": {
             "smiles": "Cn1cnc2c1c(=O)n(C)c(=O)n2C", "name": "caffeine", "oracle": "gnn", "budget": 500, "bond_dim": 3},
         "Phenol, additive Crippen oracle (phi = atom contributions)": {
