@@ -9,6 +9,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from backend import __version__
 from backend.api import api_router
@@ -58,13 +59,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(title="Method Playground model server", version=__version__, lifespan=lifespan,
                   description="Runs the methods of Method Playground as jobs. See /docs.")
 
-    @app.middleware("http")
-    async def limit_body(request: Request, call_next):  # type: ignore[no-untyped-def]
-        length = request.headers.get("content-length")
-        if length and length.isdigit() and int(length) > MAX_BODY_BYTES:
-            return JSONResponse({"detail": f"request body above the limit of {MAX_BODY_BYTES} bytes"}, 413)
-        return await call_next(request)
-
     @app.exception_handler(RequestValidationError)
     async def readable_422(_request: Request, exc: RequestValidationError) -> JSONResponse:
         parts = [f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}" for err in exc.errors()]
@@ -76,7 +70,25 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONResponse({"detail": "internal server error"}, 500)
 
     app.include_router(api_router)
+    app.add_middleware(BodyLimit, max_bytes=MAX_BODY_BYTES)
     return app
+
+
+class BodyLimit:
+    """Refuse requests whose declared body is above `max_bytes` (a plain ASGI middleware: cheap)."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            for name, value in scope["headers"]:
+                if name == b"content-length" and value.isdigit() and int(value) > self.max_bytes:
+                    response = JSONResponse({"detail": f"request body above the limit of {self.max_bytes} bytes"}, 413)
+                    await response(scope, receive, send)
+                    return
+        await self.app(scope, receive, send)
 
 
 app = create_app()
