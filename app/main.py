@@ -23,7 +23,7 @@ def navigation_pages() -> dict[str, list[st.Page]]:
     for method in listing:
         page_file = PAGES_DIR / f"{method['name']}.py"
         if page_file.exists():
-            sections[method["section"]].append(st.Page(str(page_file), title=method["title"], url_path=method["name"]))
+            sections[method["section"]].append(st.Page(str(page_file), title=method.get("nav_title") or method["title"], url_path=method["name"]))
     return dict(sections)
 
 

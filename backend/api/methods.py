@@ -17,7 +17,7 @@ def _public(method: RegisteredMethod) -> MethodPublic:
     spec = method.spec
     paper = spec.paper
     return MethodPublic(
-        name=spec.name, title=spec.title, section=spec.section, order=spec.order, summary=spec.summary,
+        name=spec.name, title=spec.title, nav_title=spec.nav_title or spec.title, section=spec.section, order=spec.order, summary=spec.summary,
         about=spec.about, params_schema=spec.params_model.model_json_schema(), has_examples=spec.examples is not None,
         paper=PaperPublic(title=paper.title, authors=paper.authors, venue=paper.venue, year=paper.year,
                           url=paper.url, code_url=paper.code_url, citation=paper.citation()),

@@ -23,6 +23,7 @@ class PaperPublic(BaseModel):
 class MethodPublic(BaseModel):
     name: str
     title: str
+    nav_title: str
     section: str
     order: int
     summary: str

@@ -96,6 +96,7 @@ empirical LP with a lower confidence bound on the profit.
 
 SPEC = MethodSpec(
     name="bilateral_trade",
+    nav_title="Bilateral trade",
     title="Online bilateral trade: from fixed prices to distributions",
     paper=Paper(
         title="A Stronger Benchmark for Online Bilateral Trade: From Fixed Prices to Distributions",

@@ -115,6 +115,7 @@ class MethodSpec(Generic[P, R]):
     run: Callable[[P, Progress], R]
     figures: Callable[[R], Mapping[str, go.Figure]]
     section: str = "Core demos"
+    nav_title: str = ""  # short name for the navigation sidebar (defaults to `title`)
     about: str = ""  # markdown: the algorithm in a few steps, shown in the page's "About" expander
     examples: Callable[[], Mapping[str, dict[str, Any]]] | None = None
     order: int = 100  # position inside its section

@@ -46,6 +46,7 @@ and trusts nothing it has not checked exactly.
 
 SPEC = MethodSpec(
     name="inequality",
+    nav_title="Inequality prover",
     title="Polynomial inequality prover (NSPI)",
     paper=Paper(
         title="NSPI: Neuro-Symbolic Polynomial-Inequality Proving",

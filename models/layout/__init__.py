@@ -32,6 +32,7 @@ ABOUT = """
 
 SPEC = MethodSpec(
     name="layout",
+    nav_title="3D layout",
     title="3D room layout from spatial relations (R^3L)",
     paper=Paper(
         title="R^3L: Relative spatial relations to feasible 3D layouts",

@@ -40,6 +40,7 @@ generic CH$_2$ carbon) while **all bonds are kept**, so the graph never changes,
 
 SPEC = MethodSpec(
     name="shapley_graph",
+    nav_title="Graph Shapley",
     title="Graph Shapley: TN-SHAP-G molecule explanations",
     paper=Paper(
         title="TN-SHAP-G: Graph-aligned tensor-network surrogates for Shapley values and interactions",
