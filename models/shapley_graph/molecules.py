@@ -121,7 +121,7 @@ def parse_molecule(smiles: str, name: str = "") -> Molecule:
     conf = depiction.GetConformer()
     coords = np.array([[conf.GetAtomPosition(i).x, conf.GetAtomPosition(i).y] for i in range(n)])
     return Molecule(
-        name=name,
+        name=name or known_name(Chem.MolToSmiles(mol)),
         smiles=text,
         elements=tuple(a.GetSymbol() for a in mol.GetAtoms()),
         bonds=bonds,
@@ -140,3 +140,20 @@ def load_molecule_list() -> tuple[tuple[str, str, str, int], ...]:
             (row["name"], row["smiles"], row["category"], int(row["heavy_atoms"]))
             for row in csv.DictReader(handle)
         )
+
+
+@lru_cache(maxsize=1)
+def _names_by_canonical_smiles() -> dict[str, str]:
+    from rdkit import Chem
+
+    names: dict[str, str] = {}
+    for name, smiles, _category, _atoms in load_molecule_list():
+        mol = Chem.MolFromSmiles(smiles)
+        if mol is not None:
+            names.setdefault(Chem.MolToSmiles(mol), name)
+    return names
+
+
+def known_name(canonical_smiles: str) -> str:
+    """The shipped list's name for a molecule (by canonical SMILES), or "" when it is not listed."""
+    return _names_by_canonical_smiles().get(canonical_smiles, "")

@@ -19,7 +19,9 @@ class Params(BaseModel):
         max_length=400,
         description="Molecule as SMILES, 3 to 60 heavy atoms, one connected fragment (default: paracetamol)",
     )
-    name: str = Field("paracetamol", max_length=80, description="Display name of the molecule (optional)")
+    name: str = Field(
+        "", max_length=80, description="Display name of the molecule (optional; looked up in the shipped list when empty)"
+    )
     oracle: Literal["gnn", "additive", "bond_pair"] = Field(
         "gnn",
         description="Game to explain: gnn (trained logP GNN with masked atoms), additive (Crippen atom contributions), bond_pair (atom terms plus bond terms)",

@@ -139,7 +139,7 @@ def run(params: Params, progress: Progress) -> Result:
     progress(1.0, "Done")
     gnn_r2 = load_gnn("cpu")[1].test_r2 if params.oracle == "gnn" else None
     return Result(
-        name=params.name,
+        name=molecule.name,
         smiles=molecule.smiles,
         oracle=params.oracle,
         baseline=params.baseline,
