@@ -22,6 +22,7 @@ KINDS = {
 LEARNERS = {
     "fixed_price": "Best fixed price (WBB oracle)",
     "wbb_one_bit": "WBB explore-then-commit, one-bit",
+    "wbb_two_bit": "WBB explore-then-commit, two-bit (sees 1{s<=p} and 1{b>=q})",
     "gbb_one_bit": "GBB three-phase, one-bit (the paper)",
     "gbb_full": "GBB, full feedback (reference)",
 }
@@ -197,6 +198,9 @@ def _learners(result: dict[str, Any]) -> None:
             }
         )
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+    for s in result["learners"].values():
+        if s.get("notes"):
+            st.markdown(f"**{s['label']}**: {s['notes']}.")
     st.caption(
         "Regret = T x OPT - sum of the expected GFT of the posted couples. A slope near 1 means linear regret; the "
         "paper's one-bit GBB learner has slope 3/4 against the GBB optimum when D has a bounded density."

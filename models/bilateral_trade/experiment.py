@@ -8,6 +8,7 @@ import numpy as np
 
 from models.bilateral_trade.distributions import ValuationDistribution, gft_table
 from models.bilateral_trade.learners_gbb import gbb_full_learner, gbb_one_bit_learner
+from models.bilateral_trade.learners_two_bit import wbb_two_bit_learner
 from models.bilateral_trade.learners_wbb import fixed_price_learner, wbb_one_bit_learner
 from models.bilateral_trade.market import COLLECT, EXPLOIT, EXPLORE, GUARD, PHASE_NAMES, Market
 from models.bilateral_trade.schedule import LearnerSettings, make_schedule
@@ -52,6 +53,8 @@ def run_learner(
         info: dict[str, object] = dict(fixed_price_learner(market, best_price))
     elif name == "wbb_one_bit":
         info = dict(wbb_one_bit_learner(market, rng, schedule))
+    elif name == "wbb_two_bit":
+        info = wbb_two_bit_learner(market, rng, schedule)
     elif name == "gbb_one_bit":
         info = gbb_one_bit_learner(market, rng, schedule, settings)
     elif name == "gbb_full":

@@ -13,6 +13,7 @@ __all__ = ["figures"]
 _COLOURS = {
     "fixed_price": "#7f7f7f",
     "wbb_one_bit": "#1f77b4",
+    "wbb_two_bit": "#9467bd",
     "gbb_one_bit": "#d62728",
     "gbb_full": "#2ca02c",
 }
@@ -45,8 +46,31 @@ def _band(fig: go.Figure, x: list[int], per_seed: list[list[float]], name: str, 
     fig.add_trace(go.Scatter(x=x, y=mean, mode="lines", name=label, line={"color": colour, "width": 2}))
 
 
+def _mark_commits(fig: go.Figure, result: Result) -> None:
+    """A dotted line where each explore-then-commit learner stops exploring (seed 0); learners
+    sharing the round share the line."""
+    commits: dict[int, list[str]] = {}
+    for name in ("wbb_one_bit", "wbb_two_bit"):
+        if name in result.learners:
+            for span in result.learners[name].phases:
+                if span.phase == "exploration":
+                    commits.setdefault(span.end, []).append(name.replace("wbb_", "").replace("_", "-"))
+    for end, names in commits.items():
+        colour = _COLOURS["wbb_two_bit" if names == ["two-bit"] else "wbb_one_bit"]
+        fig.add_vline(
+            x=end,
+            line_dash="dot",
+            line_color=colour,
+            annotation_text=f"WBB {' and '.join(names)}: explore | commit",
+            annotation_position="bottom right",
+            annotation_font_size=10,
+        )
+
+
 def _shade_phases(fig: go.Figure, result: Result) -> None:
-    """Shade the profit-collection and exploration phases of the GBB one-bit learner (seed 0)."""
+    """Shade the profit-collection and exploration phases of the GBB one-bit learner (seed 0) and
+    mark where the explore-then-commit WBB learners commit."""
+    _mark_commits(fig, result)
     name = "gbb_one_bit" if "gbb_one_bit" in result.learners else None
     if name is None:
         return

@@ -107,6 +107,23 @@ class Market:
             done += len(chunk)
         return np.concatenate(bits) if bits else np.zeros(0, dtype=bool)
 
+    def play_two_bit(
+        self, p: np.ndarray, q: np.ndarray, phase: int, fallback: tuple[float, float]
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Post a weakly budget balanced plan (p <= q in every round) and return its two-bit
+        feedback (1{s <= p}, 1{b >= q}) round by round, never s or b themselves.
+
+        A WBB plan never triggers the GBB guard, so its rounds are contiguous in the record.
+        """
+        p, q = np.asarray(p, dtype=float), np.asarray(q, dtype=float)
+        if np.any(p > q):
+            raise ValueError("two-bit plans must be weakly budget balanced (p <= q in every round)")
+        start = self.t
+        trade = self.play(p, q, phase, fallback)
+        n = len(trade)
+        s, b = self._s[start : start + n], self._b[start : start + n]
+        return s <= p[:n] + EPS, b >= q[:n] - EPS
+
     def _play_chunk(
         self, p: np.ndarray, q: np.ndarray, phase: int, fallback: tuple[float, float], limit: int
     ) -> np.ndarray:

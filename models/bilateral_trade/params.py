@@ -8,8 +8,8 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 __all__ = ["LEARNER_NAMES", "AdvancedSettings", "DistributionParams", "Params", "RectangleParams"]
 
-LEARNER_NAMES = ("fixed_price", "wbb_one_bit", "gbb_one_bit", "gbb_full")
-LearnerName = Literal["fixed_price", "wbb_one_bit", "gbb_one_bit", "gbb_full"]
+LEARNER_NAMES = ("fixed_price", "wbb_one_bit", "gbb_one_bit", "gbb_full", "wbb_two_bit")
+LearnerName = Literal["fixed_price", "wbb_one_bit", "gbb_one_bit", "gbb_full", "wbb_two_bit"]
 DistributionKind = Literal[
     "uniform", "factor_two", "two_markets", "two_squares", "gaussian_copula", "rectangles"
 ]
@@ -110,7 +110,7 @@ def _default_distribution() -> DistributionParams:
 
 
 def _all_learners() -> list[LearnerName]:
-    return ["fixed_price", "wbb_one_bit", "gbb_one_bit", "gbb_full"]
+    return ["fixed_price", "wbb_one_bit", "wbb_two_bit", "gbb_one_bit", "gbb_full"]
 
 
 def _default_advanced() -> AdvancedSettings:
@@ -136,7 +136,10 @@ class Params(BaseModel):
     )
     seed: int = Field(default=0, ge=0, le=2**31 - 1, description="Base random seed.")
     learners: list[LearnerName] = Field(
-        default_factory=_all_learners, min_length=1, max_length=4, description="Learners to run."
+        default_factory=_all_learners,
+        min_length=1,
+        max_length=5,
+        description="Learners to run: " + ", ".join(LEARNER_NAMES) + ".",
     )
     grid_size: int = Field(
         default=101, ge=3, le=201, description="K of the benchmark LP grid (K x K price couples)."

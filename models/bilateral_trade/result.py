@@ -80,6 +80,7 @@ class LearnerSummary(BaseModel):
     grid_points: int
     guard_rounds: float
     phases: list[PhaseSpan]
+    notes: str = ""
 
 
 class LearnerCurves(BaseModel):

@@ -41,7 +41,9 @@ def test_page_runs_the_learners_and_shows_benchmarks(live_backend: str) -> None:
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["GBB / fixed price"] == "1.925"  # 2 (1 + 2 eta) / (1 + 6 eta) at eta = 0.01
     learners = next(df.value for df in at.dataframe if "learner" in df.value.columns)
-    assert len(learners) == 4
+    assert len(learners) == 5
+    assert "WBB explore-then-commit, two-bit" in set(learners["learner"])
+    assert "product form G(x) I_S(x) + F(x) I_B(x) in" in text  # the two-bit learner's estimator note
     assert set(learners["GBB kept"]) == {"✅"}
     checks = next(df.value for df in at.dataframe if "check" in df.value.columns)
     assert list(checks["holds"]) == ["✅", "✅", "✅"]
