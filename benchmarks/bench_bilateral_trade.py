@@ -8,6 +8,8 @@ Each learner runs on the same valuation pools and the same learner seed twice:
 Both must produce the identical sequence of couples, trades and profit (checked: "same"). The
 learners' own statistics and LP solves are shared code, so the ratio isolates the round loop.
 Regret accounting (expected GFT of every posted couple) is excluded from both timings.
+A second table compares the one-bit and two-bit explore-then-commit learners' regret on
+independent uniform values (same pools, same exploration couples): what the second bit buys.
 
     python benchmarks/bench_bilateral_trade.py [--quick]
 """
@@ -25,7 +27,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from models.bilateral_trade.benchmarks import compute_benchmarks  # noqa: E402
 from models.bilateral_trade.distributions import EPS  # noqa: E402
+from models.bilateral_trade.experiment import run_learner  # noqa: E402
 from models.bilateral_trade.learners_gbb import gbb_full_learner, gbb_one_bit_learner  # noqa: E402
+from models.bilateral_trade.learners_two_bit import wbb_two_bit_learner  # noqa: E402
 from models.bilateral_trade.learners_wbb import fixed_price_learner, wbb_one_bit_learner  # noqa: E402
 from models.bilateral_trade.market import GUARD, Market  # noqa: E402
 from models.bilateral_trade.params import DistributionParams  # noqa: E402
@@ -75,6 +79,8 @@ def _play(name: str, market: Market, seed: int, settings: LearnerSettings, best_
         fixed_price_learner(market, best_price)
     elif name == "wbb_one_bit":
         wbb_one_bit_learner(market, rng, schedule)
+    elif name == "wbb_two_bit":
+        wbb_two_bit_learner(market, rng, schedule)
     elif name == "gbb_one_bit":
         gbb_one_bit_learner(market, rng, schedule, settings)
     else:
@@ -96,7 +102,7 @@ def main() -> None:
     for seed in range(seeds):
         pool_rng = np.random.default_rng([seed, horizon])
         all_pools.append((dist.sample(pool_rng, horizon), dist.sample(pool_rng, horizon)))
-    for name in ("fixed_price", "wbb_one_bit", "gbb_one_bit", "gbb_full"):
+    for name in ("fixed_price", "wbb_one_bit", "wbb_two_bit", "gbb_one_bit", "gbb_full"):
         vector_seconds = 0.0
         guard_rounds = 0
         for seed, seed_pools in enumerate(all_pools):
@@ -131,6 +137,30 @@ def main() -> None:
         )
     print("vectorised s: all seeds, valuation sampling excluded; speed-up: both markets on the loop's T and seed;")
     print("same: identical couples and trades; guard rounds: per seed at the vectorised T")
+    _feedback_table(args.quick)
+
+
+def _feedback_table(quick: bool) -> None:
+    """What the second bit buys: regret vs the best fixed price of the two explore-then-commit
+    learners on the same pools and the same exploration couples (independent uniform values)."""
+    dist = build_distribution(DistributionParams(kind="uniform"))
+    wbb = compute_benchmarks(dist, 51).wbb
+    print("\nindependent uniform values; per horizon the two learners share pools and exploration couples")
+    print(f"{'T':>9} {'seeds':>6} {'one-bit regret':>15} {'two-bit regret':>15} {'ratio':>6} {'two-bit no worse':>17}")
+    for horizon, seeds in ((1 << 16, 40),) if quick else ((1 << 16, 200), (1 << 18, 100)):
+        regret: dict[str, list[float]] = {"wbb_one_bit": [], "wbb_two_bit": []}
+        for seed in range(seeds):
+            pool_rng = np.random.default_rng([seed, horizon, 7])
+            pools = (dist.sample(pool_rng, horizon), dist.sample(pool_rng, horizon))
+            for name in regret:
+                run = run_learner(name, dist, pools, np.random.default_rng(seed), LearnerSettings(), 0.5)
+                regret[name].append(float(run.regret(wbb)[-1]))
+        one, two = np.array(regret["wbb_one_bit"]), np.array(regret["wbb_two_bit"])
+        se = (one.std() / np.sqrt(seeds), two.std() / np.sqrt(seeds))
+        print(
+            f"{horizon:>9,} {seeds:>6} {one.mean():>8,.0f} +- {se[0]:>3.0f} {two.mean():>8,.0f} +- {se[1]:>3.0f}"
+            f" {two.mean() / one.mean():>6.2f} {np.mean(two <= one + 1e-9):>17.0%}"
+        )
 
 
 if __name__ == "__main__":

@@ -195,22 +195,22 @@ def test_dependence_is_detected_and_the_learner_falls_back_to_the_one_bit_estima
 
 
 def test_two_bit_regret_is_below_the_one_bit_regret_on_independent_uniform() -> None:
-    """Same pools and exploration couples (common random numbers), 24 seeds at T = 2^18: the
+    """Same pools and exploration couples (common random numbers), 160 seeds at T = 2^16: the
     two-bit learner commits to better prices, so its mean regret against the best fixed price is
-    lower (measured: 1367 vs 2456, ratio 0.56; 0.62 to 0.78 on other sets of 24 seeds; the
-    exploration part, about 930, is the same for both)."""
+    lower. Over 200 other seeds: 542 +- 20 vs 702 +- 36 (ratio 0.77; the same at T = 2^18), of
+    which the exploration, about 326, is shared; the two-bit learner is no worse in 85% of seeds."""
     dist = _dist("uniform")
     bench = compute_benchmarks(dist, 51)
-    horizon = 1 << 18
+    horizon = 1 << 16
     regrets: dict[str, list[float]] = {"wbb_one_bit": [], "wbb_two_bit": []}
-    for seed in range(24):
+    for seed in range(160):
         pools = _pools(dist, horizon, seed)
         for name in regrets:
             out = run_learner(name, dist, pools, np.random.default_rng(100 + seed), LearnerSettings(), 0.5)
             regrets[name].append(float(out.regret(bench.wbb)[-1]))
     one, two = np.mean(regrets["wbb_one_bit"]), np.mean(regrets["wbb_two_bit"])
-    assert two < 0.85 * one
-    assert np.mean(np.array(regrets["wbb_two_bit"]) <= np.array(regrets["wbb_one_bit"]) + 1e-9) >= 0.6
+    assert two < 0.9 * one
+    assert np.mean(np.array(regrets["wbb_two_bit"]) <= np.array(regrets["wbb_one_bit"]) + 1e-9) >= 0.7
 
 
 def test_run_reports_the_two_bit_learner_its_estimator_and_its_commit_round() -> None:
