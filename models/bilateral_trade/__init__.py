@@ -106,7 +106,8 @@ than the one-bit estimate. It is not assumed blindly: the same rounds give the o
 (valid for any $D$), a z-test at level 1% compares the two at every grid price, and on rejection
 the learner uses the one-bit estimate (then it commits exactly like the one-bit learner). Without
 rejection the product estimate is kept inside the one-bit confidence interval, so a dependence the
-test misses costs at most twice the one-bit accuracy. It commits to the best estimated grid price.
+test misses costs at most twice the one-bit confidence radius. The integrals and point values need
+no independence; only the product form does. It commits to the best estimated grid price.
 
 *Implementation choices* (advanced settings): the profit-collection couple is the most profitable
 of a few coarse WBB couples; the profit UCB of a cell is also capped using the exploration data

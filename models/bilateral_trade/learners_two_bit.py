@@ -96,7 +96,7 @@ class TwoBitEstimates:
         the joint one, exactly the one-bit learner's. Otherwise it is the product estimate projected
         onto the joint confidence interval [joint - r, joint + r], which holds the truth for any D
         w.h.p.: the projection is then never farther from the truth than the product estimate, and
-        within 2r of it even under a dependence the test missed (the one-bit accuracy, up to 2).
+        within 2r of it even under a dependence the test missed (twice the one-bit radius).
         """
         joint = self.left_joint + self.right_joint
         if np.any(self.dependence(level)):
