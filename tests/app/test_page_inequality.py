@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from streamlit.testing.v1 import AppTest
 
+from tests.app.pagetools import page_text
 from tests.conftest import page_file
 
 
@@ -17,18 +18,13 @@ def _run_with(at: AppTest, problem: str) -> AppTest:
     return at
 
 
-def _texts(at: AppTest) -> str:
-    return " ".join([m.value for m in at.markdown] + [s.value for s in at.success] + [e.value for e in at.error]
-                    + [w.value for w in at.warning])
-
-
 def test_page_proves_and_shows_the_certificate(live_backend: str) -> None:
     at = AppTest.from_file(page_file("inequality"), default_timeout=180)
     at.run()
     assert not at.exception
     _run_with(at, "x^2 + y^2 >= 2*x*y")
     assert not at.exception
-    text = _texts(at)
+    text = page_text(at)
     assert "Proved" in text
     assert any("x - y" in latex.value for latex in at.latex)
     assert "Lean 4" in text
@@ -39,7 +35,7 @@ def test_page_refutes_with_an_exact_point(live_backend: str) -> None:
     at.run()
     _run_with(at, "x^2 + y^2 >= 3*x*y")
     assert not at.exception
-    text = _texts(at)
+    text = page_text(at)
     assert "Refuted" in text and "Counterexample" in [h.value for h in at.subheader]
 
 

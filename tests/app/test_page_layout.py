@@ -6,6 +6,7 @@ import json
 
 from streamlit.testing.v1 import AppTest
 
+from tests.app.pagetools import page_text
 from tests.conftest import page_file
 
 
@@ -15,11 +16,6 @@ def _run(at: AppTest, scene: dict) -> AppTest:  # type: ignore[type-arg]
     next(b for b in at.button if b.label == "Run").click()
     at.run()
     return at
-
-
-def _texts(at: AppTest) -> str:
-    return " ".join([m.value for m in at.markdown] + [s.value for s in at.success] + [e.value for e in at.error]
-                    + [w.value for w in at.warning] + [i.value for i in at.info])
 
 
 def test_page_lays_out_a_small_bedroom(live_backend: str) -> None:
@@ -35,7 +31,7 @@ def test_page_lays_out_a_small_bedroom(live_backend: str) -> None:
                            {"type": "on_top_of", "a": "lamp", "b": "desk"}]}
     _run(at, scene)
     assert not at.exception
-    assert "Layout: feasible layout" in _texts(at)
+    assert "Layout: feasible layout" in page_text(at)
     subheaders = [h.value for h in at.subheader]
     assert "Relations" in subheaders and "Metrics" in subheaders
     relations = at.dataframe[[i for i, d in enumerate(at.dataframe) if "Holds" in d.value.columns][0]].value
@@ -51,7 +47,7 @@ def test_page_names_a_contradiction(live_backend: str) -> None:
                   {"type": "left_of", "a": "c", "b": "a"}]
     _run(at, {"room": {"width": 4, "depth": 3.6, "height": 2.6}, "objects": boxes, "relations": relations})
     assert not at.exception
-    text = _texts(at)
+    text = page_text(at)
     assert "Contradiction" in text and "Conflict 1" in text and "the a is against the south wall" in text
     assert "Revise would drop" in text
 

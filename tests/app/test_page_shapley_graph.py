@@ -4,14 +4,8 @@ from __future__ import annotations
 
 from streamlit.testing.v1 import AppTest
 
+from tests.app.pagetools import page_text
 from tests.conftest import page_file
-
-
-def _texts(at: AppTest) -> str:
-    return " ".join(
-        [m.value for m in at.markdown] + [s.value for s in at.success] + [e.value for e in at.error]
-        + [i.value for i in at.info] + [c.value for c in at.caption]
-    )
 
 
 def test_page_explains_phenol_with_the_additive_oracle(live_backend: str) -> None:
@@ -25,7 +19,7 @@ def test_page_explains_phenol_with_the_additive_oracle(live_backend: str) -> Non
     next(b for b in at.button if b.label == "Run").click()
     at.run()
     assert not at.exception
-    text = _texts(at)
+    text = page_text(at)
     assert "Finished" in text and "Validation game" in text and "7 heavy atoms" in text
     exact = next(df.value for df in at.dataframe if "Shapley (exact)" in df.value.columns)
     assert len(exact) == 7 and set(exact["within 5 % of max |phi|"]) == {"✅"}
@@ -42,7 +36,7 @@ def test_page_reports_an_invalid_smiles(live_backend: str) -> None:
     next(b for b in at.button if b.label == "Run").click()
     at.run()
     assert not at.exception
-    assert "cannot parse" in _texts(at)
+    assert "cannot parse" in page_text(at)
 
 
 def test_page_explains_the_default_molecule_with_the_gnn(live_backend: str) -> None:
@@ -52,7 +46,7 @@ def test_page_explains_the_default_molecule_with_the_gnn(live_backend: str) -> N
     next(b for b in at.button if b.label == "Run").click()
     at.run()
     assert not at.exception
-    text = _texts(at)
+    text = page_text(at)
     assert "Masked game" in text and "paracetamol" in text and "held-out molecules" in text
     shapiq_rows = next(df.value for df in at.dataframe if "method" in df.value.columns)
     assert list(shapiq_rows["method"]) == ["TN-SHAP-G (this page)", "KernelSHAP", "PermutationSamplingSV", "KernelSHAPIQ"]
