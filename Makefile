@@ -43,8 +43,11 @@ run: migrate
 	  $(PY) -m streamlit run app/main.py --server.port $(FRONTEND_PORT) --server.headless true --browser.gatherUsageStats false & \
 	  wait -n
 
-# pytest exits 5 when it collects no test: that is a failure of the suite, not a pass.
+# Lint and types first (cheap), then every test. pytest exits 5 when it collects no test: that is a
+# failure of the suite, not a pass.
 test: install
+	$(VENV)/bin/ruff check app backend db models tests benchmarks scripts
+	$(VENV)/bin/mypy models backend db
 	OMP_NUM_THREADS=1 $(PY) -m pytest -q -p no:cacheprovider; status=$$?; \
 	  if [ $$status -eq 5 ]; then echo "error: pytest collected no tests" >&2; exit 1; fi; exit $$status
 
