@@ -168,6 +168,8 @@ class EmbeddedExecutor:
         conn, process = warm.conn, warm.process
         settings = self.settings
         last_cancel_check = time.monotonic()
+        last_progress_write = 0.0
+        pending_progress: tuple[float, str] | None = None
         while True:
             if conn.poll(0.05):
                 try:
@@ -178,12 +180,16 @@ class EmbeddedExecutor:
                     self.store.finish(job_id, self._died(process, running))
                     return
                 if message[0] == "progress":
-                    self.store.progress(job_id, message[1], message[2])
+                    pending_progress = (message[1], message[2])
                 elif message[0] == "outcome":
                     self.store.finish(job_id, message[1])
                     return
-                continue
+            # The limits are checked on every pass, so a job that reports progress without pause
+            # still times out and can still be cancelled.
             now = time.monotonic()
+            if pending_progress is not None and now - last_progress_write >= settings.progress_interval_s:
+                self.store.progress(job_id, *pending_progress)  # the newest only: throttled writes
+                pending_progress, last_progress_write = None, now
             if now > deadline:
                 _stop(process, 1.0)
                 self.store.time_out(job_id, settings.job_timeout_s)

@@ -7,6 +7,7 @@ import json
 import zipfile
 from pathlib import Path
 
+import pytest
 from fastapi.testclient import TestClient
 
 from backend.main import create_app
@@ -56,9 +57,10 @@ def test_a_crashing_method_fails_cleanly_and_the_server_keeps_serving(api: TestC
     assert wait_for(api, submit(api, steps=2), {"succeeded", "failed"})["status"] == "succeeded"
 
 
-def test_timeout_stops_the_job(tmp_path: Path) -> None:
+@pytest.mark.parametrize("step_s", [0.05, 0.0], ids=["steady", "flooding-progress"])
+def test_timeout_stops_the_job(tmp_path: Path, step_s: float) -> None:
     with TestClient(create_app(make_settings(tmp_path, job_timeout_s=1.5))) as api:
-        job = wait_for(api, submit(api, behaviour="sleep", step_s=0.05), {"timed_out", "succeeded", "failed"}, 30)
+        job = wait_for(api, submit(api, behaviour="sleep", step_s=step_s), {"timed_out", "succeeded", "failed"}, 30)
         assert job["status"] == "timed_out"
         assert "time limit of 1.5 s" in job["error"]
 
