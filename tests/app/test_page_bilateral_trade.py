@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from streamlit.testing.v1 import AppTest
 
+from tests.app.pagetools import click_run, page_text
 from tests.conftest import page_file
 
 
@@ -14,16 +15,7 @@ def _small_run(at: AppTest, kind: str) -> AppTest:
     at.slider(key="bt_seeds").set_value(1)
     at.slider(key="bt_grid").set_value(41)
     at.run()
-    next(b for b in at.button if b.label == "Run").click()
-    at.run()
-    return at
-
-
-def _texts(at: AppTest) -> str:
-    return " ".join(
-        [m.value for m in at.markdown] + [s.value for s in at.success] + [e.value for e in at.error]
-        + [w.value for w in at.warning] + [c.value for c in at.caption]
-    )
+    return click_run(at)
 
 
 def test_page_runs_the_learners_and_shows_benchmarks(live_backend: str) -> None:
@@ -32,7 +24,7 @@ def test_page_runs_the_learners_and_shows_benchmarks(live_backend: str) -> None:
     assert not at.exception
     _small_run(at, "factor_two")
     assert not at.exception
-    text = _texts(at)
+    text = page_text(at)
     assert "Finished" in text
     assert "Density bound: **infinite**" in text
     subheaders = [h.value for h in at.subheader]
@@ -55,7 +47,7 @@ def test_page_runs_the_default_rectangle_mixture(live_backend: str) -> None:
     at.run()
     _small_run(at, "rectangles")
     assert not at.exception
-    text = _texts(at)
+    text = page_text(at)
     assert "mixture of 2 rectangles" in text
     assert "Density bound: **12.5**" in text  # mass 1/2 on 0.2 x 0.2 squares
 
