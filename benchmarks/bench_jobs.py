@@ -1,8 +1,10 @@
 """Job overhead and polling throughput of the model server on the default SQLite store.
 
 Starts the real backend (uvicorn, embedded executor) in a subprocess and measures:
-  1. wall time from POST /api/jobs to `succeeded` for a trivial job (median, p95), with warm job
-     processes (the default) against the baseline of a cold spawn per job (WARM_WORKERS=0);
+  1. wall time from POST /api/jobs to `succeeded` for a trivial job (median, p95) on a server that
+     has loaded every method package: job processes forked from the preloaded forkserver with a
+     warm spare (the default), without the spare, and the baseline DESIGN.md first described, a
+     spawned interpreter per job (START_METHOD=spawn, which must import the packages again);
   2. GET /api/jobs/{id} requests per second under 50 concurrent pollers (httpx, 5 client
      processes x 10 keep-alive connections), for the
      `status` view the front end polls with and the `full` view (result + figures).
@@ -35,10 +37,10 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def start_backend(data_dir: str, warm_workers: int) -> tuple[subprocess.Popen[bytes], str]:
+def start_backend(data_dir: str, warm_workers: int, start_method: str) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
     env = dict(os.environ, DATA_DIR=data_dir, EXTRA_METHODS="tests.toy_method", WARM_WORKERS=str(warm_workers),
-               OMP_NUM_THREADS="1")
+               START_METHOD=start_method, OMP_NUM_THREADS="1")
     process = subprocess.Popen([sys.executable, "-m", "uvicorn", "backend.main:app", "--port", str(port),
                                 "--log-level", "warning"], cwd=ROOT, env=env)
     url = f"http://127.0.0.1:{port}"
@@ -105,16 +107,21 @@ def percentile(values: list[float], q: float) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--jobs", type=int, default=40)
+    parser.add_argument("--baseline-jobs", type=int, default=8, help="jobs for the slow spawn baseline")
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--pollers", type=int, default=50)
     args = parser.parse_args()
     rows = []
-    for label, warm in (("warm process per job (default)", 1), ("baseline: cold spawn per job", 0)):
+    variants = [("forkserver + warm process (default)", 1, "forkserver", args.jobs),
+                ("forkserver, no warm process", 0, "forkserver", args.jobs),
+                ("baseline: spawn per job (DESIGN.md)", 0, "spawn", args.baseline_jobs)]
+    rates: dict[str, float] = {}
+    for label, warm, start_method, count in variants:
         with tempfile.TemporaryDirectory() as data_dir:
-            process, url = start_backend(data_dir, warm)
+            process, url = start_backend(data_dir, warm, start_method)
             try:
-                latencies = job_latencies(url, args.jobs)
-                if warm:
+                latencies = job_latencies(url, count)
+                if not rates:
                     job_id = httpx.post(url + "/api/jobs", json={"method": "toy", "params": {"steps": 2}}).json()["id"]
                     time.sleep(1.0)
                     rates = {view: polling_rate(url, job_id, view, args.pollers, args.seconds)
@@ -122,12 +129,12 @@ def main() -> None:
             finally:
                 process.terminate()
                 process.wait(10)
-        rows.append((label, statistics.median(latencies) * 1000, percentile(latencies, 0.95) * 1000))
-    print(f"\nJob overhead, POST -> succeeded, trivial job, {args.jobs} jobs, SQLite store")
-    print(f"{'executor':<34}{'median ms':>12}{'p95 ms':>10}")
-    for label, median, p95 in rows:
-        print(f"{label:<34}{median:>12.1f}{p95:>10.1f}")
-    print(f"ratio cold/warm (median): {rows[1][1] / rows[0][1]:.1f}x")
+        rows.append((label, statistics.median(latencies) * 1000, percentile(latencies, 0.95) * 1000, count))
+    print("\nJob overhead, POST -> succeeded, trivial job, SQLite store, all method packages loaded")
+    print(f"{'executor':<40}{'jobs':>6}{'median ms':>12}{'p95 ms':>10}")
+    for label, median, p95, count in rows:
+        print(f"{label:<40}{count:>6}{median:>12.1f}{p95:>10.1f}")
+    print(f"ratio baseline/default (median): {rows[2][1] / rows[0][1]:.1f}x")
     print(f"\nPolling GET /api/jobs/{{id}} with {args.pollers} concurrent pollers for {args.seconds:g} s")
     print(f"{'view':<34}{'requests/s':>12}")
     for view, rate in rates.items():
