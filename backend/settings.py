@@ -30,6 +30,7 @@ class Settings(BaseSettings):
     max_workers: int = Field(2, ge=1, le=64, description="Jobs that run at once.")
     job_timeout_s: float = Field(300.0, gt=0, le=24 * 3600, description="Wall-clock limit of one job.")
     job_memory_mb: int = Field(4096, ge=64, le=1024 * 1024, description="Address-space limit of one job.")
+    job_threads: int = Field(1, ge=1, le=256, description="CPU threads (BLAS, OpenMP, torch) one job may use.")
     cancel_grace_s: float = Field(3.0, ge=0, le=60, description="Time a cancelled job has to stop before it is killed.")
     progress_interval_s: float = Field(0.2, ge=0, le=10, description="Minimum time between progress writes of one job.")
     warm_workers: int = Field(1, ge=0, le=8, description="Spare job processes started ahead of time (hides start-up).")

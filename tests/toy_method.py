@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from typing import Literal
 
+import numpy  # noqa: F401 - loads OpenBLAS, whose thread pool the `threads` behaviour reports
 import plotly.graph_objects as go
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -16,7 +17,7 @@ __all__ = ["SPEC"]
 class Params(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    behaviour: Literal["ok", "fail", "crash", "sleep", "memory"] = Field("ok", description="What the run does.")
+    behaviour: Literal["ok", "fail", "crash", "sleep", "memory", "threads"] = Field("ok", description="What the run does.")
     steps: int = Field(4, ge=1, le=1000, description="Progress steps.")
     step_s: float = Field(0.0, ge=0, le=5, description="Seconds per step.")
     memory_mb: int = Field(0, ge=0, le=65536, description="Megabytes to allocate (behaviour=memory).")
@@ -26,6 +27,7 @@ class Params(BaseModel):
 class Result(MethodResult):
     steps_done: int
     total: int
+    blas_threads: int = 0  # behaviour=threads: the largest BLAS/OpenMP pool size the job sees
 
     def metrics(self) -> dict[str, float | int | str]:
         return {"Steps done": self.steps_done, "Sum of 1..steps": self.total}
@@ -42,6 +44,11 @@ def run(params: Params, progress: Progress) -> Result:
     if params.behaviour == "memory":
         hog = bytearray(params.memory_mb * 2**20)
         hog[-1] = 1
+    if params.behaviour == "threads":
+        from threadpoolctl import threadpool_info
+
+        pools = [int(pool["num_threads"]) for pool in threadpool_info()]
+        return Result(steps_done=0, total=0, blas_threads=max(pools, default=0))
     steps = params.steps if params.behaviour != "sleep" else 10**6
     for step in range(steps):
         progress(step / steps, f"step {step + 1} of {steps}")

@@ -76,7 +76,9 @@ class EmbeddedExecutor:
     def _spawn(self) -> _WarmProcess:
         parent, child = self._context.Pipe()
         process = self._context.Process(  # type: ignore[attr-defined]
-            target=worker_main, args=(child, self._preload, self.settings.progress_interval_s), daemon=True
+            target=worker_main,
+            args=(child, self._preload, self.settings.progress_interval_s, self.settings.job_threads),
+            daemon=True,
         )
         process.start()
         child.close()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import resource
+import sys
 import time
 from multiprocessing.connection import Connection
 from typing import Any
@@ -29,9 +30,26 @@ def _limit_memory(memory_mb: int) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
 
-def worker_main(conn: Connection, preload: list[str], progress_interval_s: float) -> None:
+def _limit_threads(threads: int) -> None:
+    """Cap BLAS/OpenMP and torch threads: with MAX_WORKERS jobs at once, oversubscribed thread pools
+    make every job slower. Libraries were imported (and sized their pools) in the forkserver, so
+    environment variables alone are too late here."""
+    for variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ[variable] = str(threads)
+    try:
+        from threadpoolctl import threadpool_limits
+
+        threadpool_limits(limits=threads)
+    except Exception:  # noqa: BLE001 - only a speed setting
+        pass
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        torch.set_num_threads(threads)
+
+
+def worker_main(conn: Connection, preload: list[str], progress_interval_s: float, threads: int = 1) -> None:
     """Serve exactly one job received over `conn`."""
-    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    os.environ.setdefault("OMP_NUM_THREADS", str(threads))
     import importlib
 
     from backend.jobs.outcome import execute
@@ -49,6 +67,7 @@ def worker_main(conn: Connection, preload: list[str], progress_interval_s: float
     if message[0] != "job":
         return
     _, module_name, params, memory_mb, max_result_mb = message
+    _limit_threads(threads)
     _limit_memory(memory_mb)
     last_sent = 0.0
 

@@ -33,7 +33,7 @@ def test_success_reports_progress_and_stores_artifacts(api: TestClient) -> None:
     job = wait_for(api, job_id, {"succeeded"})
     assert any(0 < p < 1 for p in seen_progress), seen_progress
     assert job["progress"] == 1.0
-    assert job["result"] == {"steps_done": 20, "total": 210}
+    assert job["result"] == {"steps_done": 20, "total": 210, "blas_threads": 0}
     assert job["metrics"] == {"Steps done": 20, "Sum of 1..steps": 210}
     assert set(job["figures"]) == {"steps"}
     assert job["artifacts"] == ["result.json", "steps.csv"]
@@ -118,7 +118,7 @@ def test_export_zip_holds_params_result_and_artifacts(api: TestClient) -> None:
     bundle = zipfile.ZipFile(io.BytesIO(response.content))
     assert set(bundle.namelist()) == {"params.json", "job.json", "artifacts/result.json", "artifacts/steps.csv"}
     assert json.loads(bundle.read("params.json"))["params"]["steps"] == 3
-    assert json.loads(bundle.read("artifacts/result.json")) == {"steps_done": 3, "total": 6}
+    assert json.loads(bundle.read("artifacts/result.json")) == {"steps_done": 3, "total": 6, "blas_threads": 0}
 
 
 def test_history_lists_jobs_of_a_method_newest_first(api: TestClient) -> None:
@@ -131,3 +131,12 @@ def test_history_lists_jobs_of_a_method_newest_first(api: TestClient) -> None:
     assert [job["id"] for job in history["data"]] == [second, first]
     mine = api.get("/api/jobs", params={"method": "toy", "owner": "alice"}).json()
     assert [job["id"] for job in mine["data"]] == [second]
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_job_runs_with_job_threads_blas_threads(tmp_path: Path, threads: int) -> None:
+    """The pools were sized in the forkserver, whatever OMP_NUM_THREADS said; the job resizes them."""
+    with TestClient(create_app(make_settings(tmp_path, job_threads=threads))) as api:
+        job = wait_for(api, submit(api, behaviour="threads"), {"succeeded", "failed"})
+        assert job["status"] == "succeeded", job["error"]
+        assert job["result"]["blas_threads"] == threads
