@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from datetime import timedelta
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -20,6 +21,7 @@ from backend.registry import discover
 from backend.settings import Settings, get_settings
 from db.jobs import JobRepository
 from db.session import make_engine, make_session_factory, upgrade_to_head
+from db.tables import utcnow
 from models.common import torch_device
 
 __all__ = ["app", "create_app"]
@@ -39,8 +41,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         sessions = make_session_factory(engine)
         with sessions.begin() as session:
             recovered = JobRepository(session).recover_interrupted()
+            removed = 0
+            if settings.job_retention_days > 0:
+                cutoff = utcnow() - timedelta(days=settings.job_retention_days)
+                removed = JobRepository(session).delete_finished_before(cutoff)
         if recovered:
             log.warning("marked %d interrupted job(s) as failed", recovered)
+        if removed:
+            log.info("deleted %d job(s) older than %g days", removed, settings.job_retention_days)
         registry = discover(settings.extra_method_modules())
         preload = [method.module for method in registry.ordered()] if settings.preload_methods else []
         executor = make_executor(JobStore(sessions), settings, preload)

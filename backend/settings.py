@@ -41,6 +41,9 @@ class Settings(BaseSettings):
     llm_model: str = Field("", description="Model name for the LLM proposers.")
     lean_project: str = Field("", description="A prebuilt Lean 4 + Mathlib project used to check proofs.")
     lean_cmd: str = Field("lake env lean", description="Command that checks a Lean file (the file path is appended).")
+    job_retention_days: float = Field(
+        30, ge=0, le=36500, description="Finished jobs older than this are deleted at start-up (0 keeps all)."
+    )
     max_result_mb: int = Field(64, ge=1, le=1024, description="Largest result + artifacts a job may store.")
 
     @field_validator("data_dir")

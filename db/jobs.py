@@ -132,6 +132,14 @@ class JobRepository:
         )
         return int(getattr(done, "rowcount", 0) or 0)
 
+    def delete_finished_before(self, cutoff: datetime) -> int:
+        """Delete jobs (and, by cascade, their artifacts) that ended before `cutoff`; returns how many."""
+        terminal = [status.value for status in TERMINAL]
+        old = select(Job.id).where(Job.status.in_(terminal), Job.finished_at < cutoff)
+        self.session.execute(delete(Artifact).where(Artifact.job_id.in_(old)))
+        done = self.session.execute(delete(Job).where(Job.status.in_(terminal), Job.finished_at < cutoff))
+        return int(getattr(done, "rowcount", 0) or 0)
+
     def _finish(self, job_id: str, status: JobStatus, message: str, **values: Any) -> None:
         finished: datetime = utcnow()
         self.session.execute(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import zipfile
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from fastapi.testclient import TestClient
 from backend.main import create_app
 from db.jobs import INTERRUPTED_MESSAGE, JobRepository
 from db.session import make_engine, make_session_factory, upgrade_to_head
+from db.tables import Job, utcnow
 from tests.conftest import make_settings, wait_for
 
 
@@ -140,3 +142,24 @@ def test_a_job_runs_with_job_threads_blas_threads(tmp_path: Path, threads: int) 
         job = wait_for(api, submit(api, behaviour="threads"), {"succeeded", "failed"})
         assert job["status"] == "succeeded", job["error"]
         assert job["result"]["blas_threads"] == threads
+
+
+def test_old_finished_jobs_are_deleted_at_start_up(tmp_path: Path) -> None:
+    settings = make_settings(tmp_path, job_retention_days=7)
+    url = settings.resolved_database_url
+    upgrade_to_head(url)
+    sessions = make_session_factory(make_engine(url))
+    with sessions.begin() as session:
+        repo = JobRepository(session)
+        ids = {}
+        for label, age_days in (("old", 8), ("recent", 6)):
+            job_id = repo.create("toy", {"steps": 1}).id
+            repo.mark_running(job_id)
+            repo.succeed(job_id, {}, {}, {}, {"result.json": ("application/json", b"{}")})
+            session.get(Job, job_id).finished_at = utcnow() - timedelta(days=age_days)  # type: ignore[union-attr]
+            ids[label] = job_id
+    with TestClient(create_app(settings)) as api:
+        assert api.get(f"/api/jobs/{ids['old']}").status_code == 404
+        assert api.get(f"/api/jobs/{ids['old']}/artifacts/result.json").status_code == 404
+        assert api.get(f"/api/jobs/{ids['recent']}").json()["status"] == "succeeded"
+        assert api.get(f"/api/jobs/{ids['recent']}/artifacts/result.json").status_code == 200
