@@ -42,6 +42,8 @@ def controls() -> dict[str, Any]:
             starts = st.number_input("Refuter restarts", 0, 200, 16)
             seed = st.number_input("Seed", 0, 2**31 - 1, 0)
             max_bits = st.slider("Finest rounding grid (bits)", 8, 96, 48)
+            budget = st.slider("Search time budget (s)", 5, 240, 60,
+                               help="Past it the answer is 'not proved' with the reason, instead of a timed-out job.")
         with right:
             sparsity = st.checkbox("Use correlative / term sparsity", value=True)
             facial = st.checkbox("Facial reduction for singular Gram matrices", value=True)
@@ -51,7 +53,7 @@ def controls() -> dict[str, Any]:
     return {
         "problem": problem, "max_multiplier_power": int(power), "refute_starts": int(starts), "seed": int(seed),
         "max_bits": int(max_bits), "sparsity": sparsity, "facial_reduction": facial, "solver": solver,
-        "use_llm": use_llm, "lean_check": lean_check,
+        "use_llm": use_llm, "lean_check": lean_check, "time_budget_s": float(budget),
     }
 
 

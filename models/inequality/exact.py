@@ -15,6 +15,8 @@ from fractions import Fraction
 
 import numpy as np
 
+from models.inequality.budget import check_time
+
 from .gram import GramSystem
 
 __all__ = ["ldl_psd", "project", "round_matrix", "solve_consistent"]
@@ -52,6 +54,7 @@ def solve_consistent(matrix: Matrix, rhs: list[Fraction]) -> list[Fraction] | No
     rank = 0
     pivots: list[int] = []
     for col in range(n):
+        check_time()  # exact elimination on large rationals can take minutes: honour the budget
         pivot = next((r for r in range(rank, n) if rows[r][col] != 0), None)
         if pivot is None:
             continue

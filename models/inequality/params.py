@@ -46,6 +46,13 @@ class Params(BaseModel):
         description="Largest Gram block the SDP may use (91 = every monomial of degree <= 2 in 12 variables); "
         "bounds the solver's memory.",
     )
+    time_budget_s: float = Field(
+        default=60.0,
+        ge=1.0,
+        le=240.0,
+        description="Wall-clock budget of the certificate search (SDP, rounding, exact projection), seconds; "
+        "past it the answer is not_proved with the reason, instead of running into the job's time limit.",
+    )
     solver: Literal["clarabel", "scs"] = Field(
         default="clarabel", description="SDP solver tried first (the other one is the fallback)."
     )

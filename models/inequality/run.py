@@ -9,6 +9,7 @@ from fractions import Fraction
 
 from models.common.contract import MethodInputError, Progress
 
+from .budget import OutOfTime, check_time, time_budget
 from .certificate import Certificate, squares_from_ldl
 from .checker import check_certificate
 from .gram import build_system
@@ -140,6 +141,25 @@ def _run(params: Params, progress: Progress) -> Result:
     outcome: SosOutcome | None = None
     reasons: list[str] = []
     checker_text = ""
+    search_started = time.perf_counter()
+    try:
+        with time_budget(params.time_budget_s):
+            certificate, outcome, checker_text = _search(poly, params, options, clock, reasons, progress)
+    except OutOfTime:
+        clock.add("search budget", time.perf_counter() - search_started, "out of time",
+                  f"stopped after {params.time_budget_s:g} s")
+        reasons.append(f"the certificate search stopped after its time budget of {params.time_budget_s:g} s "
+                       "(time_budget_s); try a larger budget, fewer variables or a lower degree")
+    return _finish(base, poly, params, certificate, outcome, checker_text, reasons, clock, progress)
+
+
+def _search(
+    poly: Polynomial, params: Params, options: SosOptions, clock: _Clock, reasons: list[str], progress: Progress
+) -> tuple[Certificate | None, SosOutcome | None, str]:
+    """Try p, then D*p for growing multiplier powers; the first exactly checked certificate wins."""
+    certificate: Certificate | None = None
+    outcome: SosOutcome | None = None
+    checker_text = ""
     for power in range(params.max_multiplier_power + 1):
         if power > 0 and poly.degree() == 0:
             break
@@ -150,6 +170,7 @@ def _run(params: Params, progress: Progress) -> Result:
 
         def check(label: str = label) -> None:
             progress(0.2, f"searching {label}")
+            check_time()
 
         outcome = _llm_attempt(target, options, clock) if params.use_llm and power == 0 else None
         if outcome is None:
@@ -182,7 +203,14 @@ def _run(params: Params, progress: Progress) -> Result:
             certificate = candidate
             break
         reasons.append(f"k={power}: the exact checker rejected the certificate ({report.reason})")
+    return certificate, outcome, checker_text
 
+
+def _finish(
+    base: dict, poly: Polynomial, params: Params, certificate: Certificate | None, outcome: SosOutcome | None,
+    checker_text: str, reasons: list[str], clock: _Clock, progress: Progress,
+) -> Result:
+    """The proved result (with its Lean file and check) or the not_proved result with its reasons."""
     if certificate is None or outcome is None:
         result = Result(**base, status="not_proved",
                         reason=_not_proved_reason(reasons, params),

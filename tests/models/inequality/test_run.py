@@ -79,3 +79,21 @@ def test_deterministic_given_seed() -> None:
     a = run(Params(problem="x^4 - 3*x^2*y + y^2 + 1/10 >= 0", seed=5, refute_starts=6), no_progress)
     b = run(Params(problem="x^4 - 3*x^2*y + y^2 + 1/10 >= 0", seed=5, refute_starts=6), no_progress)
     assert a.status == b.status and a.counterexample == b.counterexample and a.certificate == b.certificate
+
+
+def test_a_search_past_its_time_budget_ends_not_proved_with_the_reason() -> None:
+    """(x+y+z)^12 drives the exact projection into huge rationals; the budget stops it cleanly."""
+    result = run(Params(problem="(x+y+z)^12 >= 0", time_budget_s=2.0), no_progress)
+    assert result.status == "not_proved"
+    assert "time budget of 2 s" in (result.reason or "")
+    assert result.stages[-1].name == "search budget"
+
+
+def test_the_budget_only_interrupts_when_spent() -> None:
+    from models.inequality.budget import OutOfTime, check_time, time_budget
+
+    check_time()  # no budget: never raises
+    with time_budget(60.0):
+        check_time()
+    with time_budget(0.0), pytest.raises(OutOfTime):
+        check_time()
