@@ -15,7 +15,11 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 
 
 class Settings(BaseSettings):
-    """Configuration of the model server, the executor and the optional integrations."""
+    """Configuration of the model server and its executor.
+
+    The variables other layers read are not here, since those layers may not import the backend:
+    the front end reads BACKEND_URL (app/client.py); the methods read LLM_BASE_URL, LLM_MODEL,
+    LLM_API_KEY, LEAN_PROJECT and LEAN_CMD when they run (all documented in the README)."""
 
     model_config = SettingsConfigDict(env_file=None, extra="ignore", case_sensitive=False)
 
@@ -36,11 +40,6 @@ class Settings(BaseSettings):
     warm_workers: int = Field(1, ge=0, le=8, description="Spare job processes started ahead of time (hides start-up).")
     preload_methods: bool = Field(True, description="Import the method packages in warm job processes ahead of time.")
     extra_methods: str = Field("", description="Comma-separated extra modules exposing SPEC (used by tests).")
-    backend_url: str = Field("http://127.0.0.1:8000", description="Where the front end finds the model server.")
-    llm_base_url: str = Field("", description="OpenAI-compatible endpoint for the optional LLM proposers.")
-    llm_model: str = Field("", description="Model name for the LLM proposers.")
-    lean_project: str = Field("", description="A prebuilt Lean 4 + Mathlib project used to check proofs.")
-    lean_cmd: str = Field("lake env lean", description="Command that checks a Lean file (the file path is appended).")
     job_retention_days: float = Field(
         30, ge=0, le=36500, description="Finished jobs older than this are deleted at start-up (0 keeps all)."
     )

@@ -40,7 +40,6 @@ class Executor(Protocol):
 class _WarmProcess:
     process: BaseProcess
     conn: Connection
-    ready: bool = False
 
 
 @dataclass
@@ -151,11 +150,10 @@ class EmbeddedExecutor:
         conn, process = warm.conn, warm.process
         deadline = time.monotonic() + settings.job_timeout_s
         try:
-            if not warm.ready:
-                while not conn.poll(0.05):
-                    if not process.is_alive() or time.monotonic() > deadline:
-                        raise RuntimeError("the job process did not start")
-                conn.recv()
+            while not conn.poll(0.05):  # the process says "ready" once its imports are done
+                if not process.is_alive() or time.monotonic() > deadline:
+                    raise RuntimeError("the job process did not start")
+            conn.recv()
             conn.send(("job", module, params, settings.job_memory_mb, settings.max_result_mb))
             with running.lock:  # from here on, cancel() talks to the process directly
                 running.warm = warm

@@ -123,8 +123,6 @@ SPEC = MethodSpec(
     paper=Paper(
         title="A Stronger Benchmark for Online Bilateral Trade: From Fixed Prices to Distributions",
         authors="Anna Lunghi, Mattia Piccinato, Matteo Castiglioni, Alberto Marchesi",
-        venue="ICML 2026",
-        year=2026,
         url="https://arxiv.org/abs/2602.05681",
     ),
     summary=(

@@ -51,8 +51,6 @@ SPEC = MethodSpec(
     paper=Paper(
         title="NSPI: Neuro-Symbolic Polynomial-Inequality Proving",
         authors="NSPI authors",
-        venue="ICML 2026",
-        year=2026,
         url="https://arxiv.org/abs/2605.15445",
     ),
     summary=(

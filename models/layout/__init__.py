@@ -37,8 +37,6 @@ SPEC = MethodSpec(
     paper=Paper(
         title="R^3L: Relative spatial relations to feasible 3D layouts",
         authors="R^3L authors",
-        venue="ICML 2026",
-        year=2026,
         url="https://arxiv.org/abs/2605.06758",
         code_url="https://github.com/Neal2020GitHub/R3L",
     ),

@@ -45,8 +45,6 @@ SPEC = MethodSpec(
     paper=Paper(
         title="TN-SHAP-G: Graph-aligned tensor-network surrogates for Shapley values and interactions",
         authors="Heidari & Rabusseau",
-        venue="ICML 2026",
-        year=2026,
         url="https://arxiv.org/abs/2606.01540",
     ),
     summary=(
