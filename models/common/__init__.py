@@ -10,6 +10,8 @@ from models.common.contract import (
     MethodSpec,
     Paper,
     Progress,
+    Requirements,
+    Verdict,
     no_progress,
 )
 from models.common.device import torch_device
@@ -22,6 +24,8 @@ __all__ = [
     "MethodSpec",
     "Paper",
     "Progress",
+    "Requirements",
+    "Verdict",
     "no_progress",
     "torch_device",
 ]

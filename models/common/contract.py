@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel
 
@@ -20,6 +20,8 @@ __all__ = [
     "MethodSpec",
     "Paper",
     "Progress",
+    "Requirements",
+    "Verdict",
     "no_progress",
 ]
 
@@ -62,6 +64,19 @@ class Artifact:
         return cls("text/csv", body.encode())
 
 
+@dataclass(frozen=True)
+class Verdict:
+    """The method's answer in one word, shown first on the page and as a history column.
+
+    `tone` picks the banner colour: "success" (proved, ok, the claim holds), "error" (refuted,
+    contradiction, infeasible), "warning" (not proved, unsolved, partial), "info" (a neutral report).
+    """
+
+    label: str
+    tone: Literal["success", "info", "warning", "error"] = "info"
+    detail: str = ""
+
+
 class MethodResult(BaseModel):
     """Base class of every method's typed result.
 
@@ -72,6 +87,10 @@ class MethodResult(BaseModel):
 
     def metrics(self) -> dict[str, float | int | str]:
         return {}
+
+    def verdict(self) -> Verdict:
+        """The method's one-word answer (override: "Proved", "Refuted", "Unsolved", ...)."""
+        return Verdict("Done", "info")
 
     def artifacts(self) -> dict[str, Artifact]:
         return {}
@@ -98,6 +117,15 @@ class Paper:
         return f"{self.authors}. {self.title}. {self.venue}."
 
 
+@dataclass(frozen=True)
+class Requirements:
+    """What one job of a method needs: CPU cores, GPUs (0 = none; > 0 runs only where one exists), memory."""
+
+    cpus: float = 1.0
+    gpus: float = 0.0
+    memory_mb: int = 0  # 0 = the server's JOB_MEMORY_MB
+
+
 P = TypeVar("P", bound=BaseModel)
 R = TypeVar("R", bound=MethodResult)
 
@@ -120,3 +148,9 @@ class MethodSpec(Generic[P, R]):
     examples: Callable[[], Mapping[str, dict[str, Any]]] | None = None
     order: int = 100  # position inside its section
     tags: tuple[str, ...] = field(default_factory=tuple)
+    # Named data a page needs (e.g. the molecule list), served by GET /api/methods/{name}/resources/{key}:
+    # the front end never reads static/ itself.
+    page_resources: Callable[[], Mapping[str, Any]] | None = None
+    # A short, human summary of one run's inputs for the history table ("x^3 >= 0", "T = 2^20, 5 seeds").
+    input_summary: Callable[[P], str] | None = None
+    requirements: Requirements = field(default_factory=Requirements)
