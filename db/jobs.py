@@ -40,13 +40,16 @@ class JobRepository:
     def get(self, job_id: str) -> Job | None:
         return self.session.get(Job, job_id)
 
-    def list_jobs(self, method: str | None = None, owner: str | None = None, limit: int = 20) -> tuple[Sequence[Job], int]:
+    def list_jobs(self, method: str | None = None, owner: str | None = None, limit: int = 20,
+                  verdict: str | None = None) -> tuple[Sequence[Job], int]:
         query = select(Job)
         count = select(func.count()).select_from(Job)
         if method:
             query, count = query.where(Job.method == method), count.where(Job.method == method)
         if owner:
             query, count = query.where(Job.owner == owner), count.where(Job.owner == owner)
+        if verdict:
+            query, count = query.where(Job.verdict == verdict), count.where(Job.verdict == verdict)
         rows = self.session.scalars(query.order_by(Job.created_at.desc()).limit(limit)).all()
         return rows, int(self.session.scalar(count) or 0)
 
@@ -64,8 +67,9 @@ class JobRepository:
         return None if row is None else (row[0], bool(row[1]))
 
     # transitions
-    def create(self, method: str, params: Mapping[str, Any], owner: str = "") -> Job:
-        job = Job(method=method, params=dict(params), owner=owner, status=JobStatus.QUEUED.value, message="queued")
+    def create(self, method: str, params: Mapping[str, Any], owner: str = "", summary: str = "") -> Job:
+        job = Job(method=method, params=dict(params), owner=owner, status=JobStatus.QUEUED.value, message="queued",
+                  summary=summary[:200])
         self.session.add(job)
         self.session.flush()
         return job
@@ -93,8 +97,12 @@ class JobRepository:
         metrics: dict[str, Any],
         figures: dict[str, Any],
         artifacts: Mapping[str, tuple[str, bytes]],
+        verdict: Mapping[str, str] | None = None,
     ) -> None:
-        self._finish(job_id, JobStatus.SUCCEEDED, "done", result=result, metrics=metrics, figures=figures, progress=1.0)
+        verdict = verdict or {}
+        self._finish(job_id, JobStatus.SUCCEEDED, "done", result=result, metrics=metrics, figures=figures, progress=1.0,
+                     verdict=(verdict.get("label") or None), verdict_tone=verdict.get("tone"),
+                     verdict_detail=verdict.get("detail"))
         self.session.execute(delete(Artifact).where(Artifact.job_id == job_id))
         for name, (media_type, content) in artifacts.items():
             self.session.add(Artifact(job_id=job_id, name=name, media_type=media_type, content=content))

@@ -41,6 +41,11 @@ class Job(Base):
     metrics: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True, deferred=True)
     figures: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True, deferred=True)
     error: Mapped[str | None] = mapped_column(Text, nullable=True)
+    # What the history table shows: a short summary of the inputs and the method's one-word verdict.
+    summary: Mapped[str] = mapped_column(String(200), default="")
+    verdict: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    verdict_tone: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    verdict_detail: Mapped[str | None] = mapped_column(Text, nullable=True)
 
     artifacts: Mapped[list[Artifact]] = relationship(
         back_populates="job", cascade="all, delete-orphan", passive_deletes=True, lazy="raise"

@@ -9,7 +9,7 @@ import numpy  # noqa: F401 - loads OpenBLAS, whose thread pool the `threads` beh
 import plotly.graph_objects as go
 from pydantic import BaseModel, ConfigDict, Field
 
-from models.common import Artifact, MethodInputError, MethodResult, MethodSpec, Paper, Progress
+from models.common import Artifact, MethodInputError, MethodResult, MethodSpec, Paper, Progress, Verdict
 
 __all__ = ["SPEC"]
 
@@ -17,7 +17,8 @@ __all__ = ["SPEC"]
 class Params(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    behaviour: Literal["ok", "fail", "crash", "sleep", "memory", "threads"] = Field("ok", description="What the run does.")
+    behaviour: Literal["ok", "fail", "crash", "sleep", "memory", "threads", "reject"] = Field(
+        "ok", description="What the run does ('reject' is refused by the submit-time check).")
     steps: int = Field(4, ge=1, le=1000, description="Progress steps.")
     step_s: float = Field(0.0, ge=0, le=5, description="Seconds per step.")
     memory_mb: int = Field(0, ge=0, le=65536, description="Megabytes to allocate (behaviour=memory).")
@@ -31,6 +32,10 @@ class Result(MethodResult):
 
     def metrics(self) -> dict[str, float | int | str]:
         return {"Steps done": self.steps_done, "Sum of 1..steps": self.total}
+
+    def verdict(self) -> Verdict:
+        return Verdict("Even" if self.total % 2 == 0 else "Odd", "success" if self.total % 2 == 0 else "error",
+                       f"the sum is {self.total}")
 
     def artifacts(self) -> dict[str, Artifact]:
         return {"steps.csv": Artifact.csv("step\n" + "".join(f"{i}\n" for i in range(self.steps_done)))}
@@ -56,6 +61,11 @@ def run(params: Params, progress: Progress) -> Result:
     return Result(steps_done=params.steps, total=params.steps * (params.steps + 1) // 2)
 
 
+def _check(params: Params) -> None:
+    if params.behaviour == "reject":
+        raise MethodInputError("behaviour 'reject' is refused before the job is stored")
+
+
 def figures(result: Result) -> dict[str, go.Figure]:
     figure = go.Figure(go.Bar(x=list(range(result.steps_done)), y=list(range(result.steps_done))))
     figure.update_layout(title="Steps", xaxis_title="step", yaxis_title="index")
@@ -66,4 +76,6 @@ SPEC = MethodSpec(
     name="toy", title="Toy method (tests)", paper=Paper(title="A toy", authors="Tests"),
     summary="Counts steps. Used only by the tests.", params_model=Params, result_model=Result, run=run,
     figures=figures, section="Tests", about="1. Count.\n2. Stop.", examples=lambda: {"Quick": {"steps": 3}},
+    input_summary=lambda p: f"{p.behaviour}, {p.steps} steps", check=_check,
+    page_resources=lambda: {"numbers": [1, 2, 3]},
 )

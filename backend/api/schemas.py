@@ -7,7 +7,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-__all__ = ["Health", "JobCreate", "JobCreated", "JobPublic", "JobsPublic", "MethodPublic", "MethodsPublic", "PaperPublic"]
+__all__ = ["Health", "JobCreate", "JobCreated", "JobPublic", "JobsPublic", "MethodPublic", "MethodsPublic", "PaperPublic",
+           "VerdictPublic"]
 
 
 class PaperPublic(BaseModel):
@@ -31,6 +32,7 @@ class MethodPublic(BaseModel):
     paper: PaperPublic
     params_schema: dict[str, Any]
     has_examples: bool
+    resources: list[str] = Field(default_factory=list, description="Keys of GET /api/methods/{name}/resources/{key}.")
 
 
 class MethodsPublic(BaseModel):
@@ -51,6 +53,14 @@ class JobCreated(BaseModel):
     status: str
 
 
+class VerdictPublic(BaseModel):
+    """The method's one-word answer of a succeeded run and the banner tone it is shown with."""
+
+    label: str
+    tone: str = Field(description="success | info | warning | error")
+    detail: str = ""
+
+
 class JobPublic(BaseModel):
     id: str
     method: str
@@ -59,6 +69,8 @@ class JobPublic(BaseModel):
     message: str
     owner: str
     params: dict[str, Any]
+    summary: str = Field("", description="A short summary of the inputs (the history table's Input column).")
+    verdict: VerdictPublic | None = None
     created_at: datetime
     started_at: datetime | None = None
     finished_at: datetime | None = None

@@ -25,6 +25,7 @@ class Outcome:
     metrics: dict[str, Any] = field(default_factory=dict)
     figures: dict[str, Any] = field(default_factory=dict)
     artifacts: dict[str, tuple[str, bytes]] = field(default_factory=dict)
+    verdict: dict[str, str] = field(default_factory=dict)  # {label, tone, detail} of a succeeded run
 
     def size_bytes(self) -> int:
         return sum(len(content) for _, content in self.artifacts.values()) + len(json.dumps(self.figures))
@@ -39,8 +40,10 @@ def execute(spec: MethodSpec, params: dict[str, Any], progress: Progress, memory
         progress(0.99, "drawing figures")
         figures = {name: json.loads(fig.to_json()) for name, fig in spec.figures(result).items()}
         artifacts = {name: (a.media_type, a.content) for name, a in result.all_artifacts().items()}
+        verdict = result.verdict()
         outcome = Outcome("succeeded", result=result.model_dump(mode="json"), metrics=dict(result.metrics()),
-                          figures=figures, artifacts=artifacts)
+                          figures=figures, artifacts=artifacts,
+                          verdict={"label": verdict.label[:64], "tone": verdict.tone, "detail": verdict.detail[:500]})
     except Cancelled:
         return Outcome("cancelled", error="cancelled by the user")
     except MethodInputError as exc:

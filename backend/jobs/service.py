@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 from sqlalchemy.orm import Session, sessionmaker
 
 from backend.jobs.executors import Executor
 from backend.registry import Registry
 from db.jobs import JobRepository
+from models.common import MethodInputError, MethodSpec
 
 __all__ = ["InvalidParams", "JobService", "UnknownMethod", "describe_validation_error"]
 
@@ -22,13 +24,41 @@ class InvalidParams(ValueError):
     """Parameters that fail the method's bounds or types; the message says which and why."""
 
 
+def _location(loc: tuple[Any, ...]) -> str:
+    """`('distribution', 'rectangles', 1, 'b', 1)` -> `distribution › rectangles row 2 › b item 2`.
+
+    Positions are counted from 1, as a person counts the rows of a table: a position followed by a
+    field name is a row (of a table of records), a last position is an item (of a list of values)."""
+    words: list[str] = []
+    for index, part in enumerate(loc):
+        if isinstance(part, int):
+            noun = "row" if index + 1 < len(loc) else "item"
+            label = f"{noun} {part + 1}"
+            words[-1:] = [f"{words[-1]} {label}"] if words else [label]
+        else:
+            words.append(str(part))
+    return " › ".join(words) or "params"
+
+
 def describe_validation_error(error: ValidationError) -> str:
-    """One readable line per problem: `field.path: what is wrong`."""
+    """One readable line per problem: `field › row 2: what is wrong` (rows counted from 1)."""
     parts = []
     for item in error.errors(include_url=False):
-        location = ".".join(str(part) for part in item["loc"]) or "params"
-        parts.append(f"{location}: {item['msg']}")
+        message = str(item["msg"]).replace("Value error, ", "")
+        parts.append(f"{_location(tuple(item['loc']))}: {message}")
     return "; ".join(parts)
+
+
+def _summary(spec: MethodSpec, model: BaseModel) -> str:
+    """The method's own input summary, or the first few parameters as `name=value`."""
+    try:
+        if spec.input_summary is not None:
+            return " ".join(str(spec.input_summary(model)).split())[:200]
+    except Exception:  # noqa: BLE001 - a summary is decoration; never refuse a job for it
+        pass
+    parts = [f"{name}={json.dumps(value, default=str)}" for name, value in model.model_dump(mode="json").items()]
+    text = ", ".join(parts)
+    return text if len(text) <= 120 else text[:119] + "…"
 
 
 class JobService:
@@ -41,20 +71,30 @@ class JobService:
 
     def validate(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
         """Return the params with defaults filled in, or raise UnknownMethod / InvalidParams."""
+        return self._validated(method, params)[0]
+
+    def _validated(self, method: str, params: dict[str, Any]) -> tuple[dict[str, Any], str]:
+        """(params with defaults, input summary); runs the method's cheap `check` too."""
         registered = self.registry.get(method)
         if registered is None:
             known = ", ".join(self.registry.names()) or "none"
             raise UnknownMethod(f"unknown method {method!r}; available methods: {known}")
+        spec = registered.spec
         try:
-            model = registered.spec.params_model.model_validate(params)
+            model = spec.params_model.model_validate(params)
         except ValidationError as exc:
             raise InvalidParams(describe_validation_error(exc)) from None
-        return model.model_dump(mode="json")
+        try:
+            if spec.check is not None:
+                spec.check(model)
+        except MethodInputError as exc:
+            raise InvalidParams(str(exc) or "the input could not be processed") from None
+        return model.model_dump(mode="json"), _summary(spec, model)
 
     def submit(self, method: str, params: dict[str, Any], owner: str = "") -> str:
-        clean = self.validate(method, params)
+        clean, summary = self._validated(method, params)
         with self.sessions.begin() as session:
-            job_id = JobRepository(session).create(method, clean, owner).id
+            job_id = JobRepository(session).create(method, clean, owner, summary=summary).id
         registered = self.registry.get(method)
         assert registered is not None
         self.executor.submit(job_id, registered.module, clean)

@@ -33,7 +33,8 @@ class JobStore:
         with self._sessions.begin() as session:
             repo = JobRepository(session)
             if outcome.status == "succeeded":
-                repo.succeed(job_id, outcome.result, outcome.metrics, outcome.figures, outcome.artifacts)
+                repo.succeed(job_id, outcome.result, outcome.metrics, outcome.figures, outcome.artifacts,
+                             verdict=outcome.verdict)
             elif outcome.status == "cancelled":
                 repo.cancel(job_id)
             else:

@@ -153,4 +153,7 @@ class MethodSpec(Generic[P, R]):
     page_resources: Callable[[], Mapping[str, Any]] | None = None
     # A short, human summary of one run's inputs for the history table ("x^3 >= 0", "T = 2^20, 5 seeds").
     input_summary: Callable[[P], str] | None = None
+    # A cheap, bounded check run when a job is submitted (raise MethodInputError): input it rejects is
+    # answered at once with a 422 and never stored as a job.
+    check: Callable[[P], None] | None = None
     requirements: Requirements = field(default_factory=Requirements)

@@ -42,7 +42,9 @@ def test_success_reports_progress_and_stores_artifacts(api: TestClient) -> None:
     csv = api.get(f"/api/jobs/{job_id}/artifacts/steps.csv")
     assert csv.status_code == 200
     assert csv.text.splitlines()[:3] == ["step", "0", "1"]
-    assert 'filename="steps.csv"' in csv.headers["content-disposition"]
+    assert f'filename="toy-{job_id[:8]}-steps.csv"' in csv.headers["content-disposition"]
+    assert job["verdict"] == {"label": "Even", "tone": "success", "detail": "the sum is 210"}
+    assert job["summary"] == "ok, 20 steps"
     assert api.get(f"/api/jobs/{job_id}/artifacts/missing.csv").status_code == 404
 
 
@@ -118,9 +120,41 @@ def test_export_zip_holds_params_result_and_artifacts(api: TestClient) -> None:
     assert response.status_code == 200
     assert response.headers["content-type"] == "application/zip"
     bundle = zipfile.ZipFile(io.BytesIO(response.content))
-    assert set(bundle.namelist()) == {"params.json", "job.json", "artifacts/result.json", "artifacts/steps.csv"}
+    assert set(bundle.namelist()) == {"params.json", "job.json", "result.json", "artifacts/result.json",
+                                      "artifacts/steps.csv", "figures/steps.json", "figures/steps.html",
+                                      "figures/plotly.min.js"}
     assert json.loads(bundle.read("params.json"))["params"]["steps"] == 3
     assert json.loads(bundle.read("artifacts/result.json")) == {"steps_done": 3, "total": 6, "blas_threads": 0}
+    assert json.loads(bundle.read("job.json"))["verdict"]["label"] == "Even"
+    assert json.loads(bundle.read("figures/steps.json"))["layout"]["title"]["text"] == "Steps"
+    html = bundle.read("figures/steps.html").decode()
+    assert 'src="plotly.min.js"' in html and "Steps" in html
+    assert len(bundle.read("figures/plotly.min.js")) > 1_000_000
+
+
+def test_submit_time_check_answers_422_and_stores_nothing(api: TestClient) -> None:
+    before = api.get("/api/jobs", params={"method": "toy"}).json()["count"]
+    response = api.post("/api/jobs", json={"method": "toy", "params": {"behaviour": "reject"}})
+    assert response.status_code == 422
+    assert response.json()["detail"] == "behaviour 'reject' is refused before the job is stored"
+    assert api.get("/api/jobs", params={"method": "toy"}).json()["count"] == before
+
+
+def test_history_filters_by_verdict(api: TestClient) -> None:
+    even = submit(api, steps=3)  # 1 + 2 + 3 = 6
+    odd = submit(api, steps=2)  # 1 + 2 = 3
+    wait_for(api, even, {"succeeded"})
+    wait_for(api, odd, {"succeeded"})
+    rows = api.get("/api/jobs", params={"method": "toy", "verdict": "Odd"}).json()["data"]
+    assert [row["id"] for row in rows] == [odd]
+    assert rows[0]["summary"] == "ok, 2 steps" and rows[0]["verdict"]["tone"] == "error"
+
+
+def test_page_resources_are_served_by_key(api: TestClient) -> None:
+    assert api.get("/api/methods/toy").json()["resources"] == ["numbers"]
+    assert api.get("/api/methods/toy/resources/numbers").json() == [1, 2, 3]
+    missing = api.get("/api/methods/toy/resources/nope")
+    assert missing.status_code == 404 and "no resource 'nope'" in missing.json()["detail"]
 
 
 def test_history_lists_jobs_of_a_method_newest_first(api: TestClient) -> None:
