@@ -1,0 +1,100 @@
+"""One plotly helper shared by the simulator pages: theory (lines) beside simulation (markers)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import plotly.graph_objects as go
+
+__all__ = ["PALETTE", "Series", "theory_vs_simulation"]
+
+PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
+
+
+@dataclass(frozen=True)
+class Series:
+    """One curve: simulated points (markers, optional min/max or CI error bars) and/or a theory line.
+
+    Either part may be empty. `theory_x` defaults to `x` when only `theory` is given.
+    """
+
+    name: str
+    x: Sequence[float] = ()
+    simulation: Sequence[float | None] = ()
+    low: Sequence[float] | None = None
+    high: Sequence[float] | None = None
+    theory: Sequence[float | None] = ()
+    theory_x: Sequence[float] | None = None
+    colour: str | None = None
+    theory_label: str = "theory"
+    simulation_label: str = "simulation"
+    dash: str = "solid"
+
+
+def _error_bars(series: Series) -> dict[str, object] | None:
+    if series.low is None or series.high is None:
+        return None
+    sim = [float("nan") if v is None else float(v) for v in series.simulation]
+    return {
+        "type": "data",
+        "symmetric": False,
+        "array": [max(h - s, 0.0) for h, s in zip(series.high, sim, strict=True)],
+        "arrayminus": [max(s - lo, 0.0) for lo, s in zip(series.low, sim, strict=True)],
+        "thickness": 1,
+    }
+
+
+def theory_vs_simulation(
+    series: Sequence[Series],
+    *,
+    title: str,
+    x_title: str,
+    y_title: str,
+    log_x: bool = False,
+    log_y: bool = False,
+    height: int = 420,
+) -> go.Figure:
+    """A figure with, per series, a theory line and simulation markers in the same colour.
+
+    The legend groups the two parts of a series, so clicking a name hides both.
+    """
+    fig = go.Figure()
+    for index, s in enumerate(series):
+        colour = s.colour or PALETTE[index % len(PALETTE)]
+        if len(s.theory):
+            fig.add_trace(
+                go.Scatter(
+                    x=list(s.theory_x if s.theory_x is not None else s.x),
+                    y=list(s.theory),
+                    mode="lines",
+                    name=f"{s.name} ({s.theory_label})",
+                    legendgroup=s.name,
+                    line={"color": colour, "width": 2, "dash": s.dash},
+                )
+            )
+        if len(s.simulation):
+            fig.add_trace(
+                go.Scatter(
+                    x=list(s.x),
+                    y=list(s.simulation),
+                    mode="markers",
+                    name=f"{s.name} ({s.simulation_label})",
+                    legendgroup=s.name,
+                    marker={"color": colour, "size": 8, "symbol": "circle-open", "line": {"width": 2}},
+                    error_y=_error_bars(s),
+                )
+            )
+    fig.update_layout(
+        title=title,
+        xaxis_title=x_title,
+        yaxis_title=y_title,
+        height=height,
+        legend={"font": {"size": 10}},
+        margin={"t": 60, "l": 60, "r": 20, "b": 50},
+    )
+    if log_x:
+        fig.update_xaxes(type="log")
+    if log_y:
+        fig.update_yaxes(type="log")
+    return fig
