@@ -28,8 +28,13 @@ from models.common.continual.streams import (
     label_permutation,
     train_test_split_indices,
 )
+from models.common.continual.torchutil import accuracy, init_linear_, minibatches, to_tensors
 
 __all__ = [
+    "accuracy",
+    "init_linear_",
+    "minibatches",
+    "to_tensors",
     "DOMAIN_KINDS",
     "AccuracyMatrix",
     "FederatedClient",

@@ -1,0 +1,89 @@
+"""Selective MoE upcycling: the speed of linear CKA against the dense n x n kernel formulation, and the
+paper's check over seeds.
+
+* CKA: the method evaluates linear CKA between block outputs on every inner step. The feature-space form
+  ||Y^T X||_F^2 / (||X^T X||_F ||Y^T Y||_F) costs O(n d^2); the baseline is the textbook HSIC form with
+  n x n Gram matrices K = X X^T, L = Y Y^T and the centring matrix H (O(n^2 d + n^3)). Same value (checked).
+* The headline table: the four learners at the defaults for seeds 0, 1, 2 (about 20 s each).
+
+    python benchmarks/bench_moe_upcycling.py [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from models.common import no_progress  # noqa: E402
+from models.common.continual import linear_cka  # noqa: E402
+from models.moe_upcycling import SPEC  # noqa: E402
+from models.moe_upcycling.params import Params  # noqa: E402
+
+
+def hsic_cka(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """The dense baseline: CKA = HSIC(K, L) / sqrt(HSIC(K, K) HSIC(L, L)) with n x n Gram matrices."""
+    n = x.shape[0]
+    h = torch.eye(n, dtype=x.dtype) - 1.0 / n
+    k = h @ (x @ x.T) @ h
+    l_ = h @ (y @ y.T) @ h
+    return (k * l_).sum() / torch.sqrt((k * k).sum() * (l_ * l_).sum())
+
+
+def _time(fn, repeats: int) -> float:
+    fn()
+    start = time.perf_counter()
+    for _ in range(repeats):
+        fn()
+    return (time.perf_counter() - start) / repeats
+
+
+def bench_cka(quick: bool) -> None:
+    print("linear CKA: feature-space form vs dense n x n HSIC form (d = 64, float64)")
+    print(f"{'n':>6} {'feature (ms)':>13} {'dense (ms)':>11} {'ratio':>7} {'same':>5}")
+    g = torch.Generator().manual_seed(0)
+    for n in (64, 256, 1024) if quick else (64, 256, 1024, 2048):
+        x = torch.randn(n, 64, generator=g, dtype=torch.float64)
+        y = x @ torch.randn(64, 64, generator=g, dtype=torch.float64) + torch.randn(n, 64, generator=g, dtype=torch.float64)
+        fast = _time(lambda x=x, y=y: linear_cka(x, y), 20)
+        dense = _time(lambda x=x, y=y: hsic_cka(x, y), 3 if n > 1000 else 10)
+        same = abs(float(linear_cka(x, y)) - float(hsic_cka(x, y))) < 1e-9
+        print(f"{n:>6} {fast * 1e3:>13.3f} {dense * 1e3:>11.3f} {dense / fast:>7.1f} {str(same):>5}")
+
+
+def bench_claim(seeds: list[int]) -> None:
+    print("\nheadline: defaults (5 tasks, 6 epochs, E = 4, lambda = 1), per seed")
+    print(f"{'seed':>4} {'method':>15} {'avg acc':>8} {'forget':>7} {'added params':>13}")
+    rows = []
+    for seed in seeds:
+        result = SPEC.run(Params(seed=seed), no_progress)
+        for name, m in result.methods.items():
+            print(f"{seed:>4} {name:>15} {m.average_accuracy:>8.3f} {m.forgetting:>7.3f} {m.added_parameters:>13}")
+        c = result.checks
+        rows.append((c.parameter_ratio, c.accuracy_gap, c.forgetting_ratio, result.seconds))
+        print(f"     checks: params {c.parameter_ratio:.2f} of full (<= 0.5: {c.parameters_at_most_half}), "
+              f"acc gap {100 * c.accuracy_gap:+.1f} pts (>= -2: {c.accuracy_within_two_points}), "
+              f"forgetting {c.forgetting_ratio:.2f} of naive (<= 0.5: {c.forgetting_at_most_half_of_naive}), "
+              f"{result.seconds:.1f} s")
+    arr = np.array(rows)
+    print(f"mean over seeds: param ratio {arr[:, 0].mean():.2f}, acc gap {100 * arr[:, 1].mean():+.1f} pts, "
+          f"forgetting ratio {arr[:, 2].mean():.2f}, run {arr[:, 3].mean():.1f} s")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--quick", action="store_true", help="fewer sizes, seeds 0-2 still")
+    args = parser.parse_args()
+    torch.set_num_threads(1)
+    bench_cka(args.quick)
+    bench_claim([0, 1, 2])
+
+
+if __name__ == "__main__":
+    main()
