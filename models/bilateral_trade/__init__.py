@@ -7,6 +7,8 @@ from typing import Any
 from models.common.contract import MethodSpec, Paper
 
 from .figures import figures
+from .learners import LEARNERS
+from .learners_gbb import PRACTICAL_DEPARTURES
 from .params import Params
 from .result import Result
 from .run import run
@@ -16,33 +18,40 @@ __all__ = ["SPEC", "examples"]
 
 def examples() -> dict[str, dict[str, Any]]:
     """Named example inputs: the paper's separating distributions and two sanity checks."""
-    four = ["fixed_price", "wbb_one_bit", "gbb_one_bit", "gbb_full"]
+    every = list(LEARNERS)
+    gbb = ["fixed_price", "wbb_one_bit", "gbb_one_bit", "gbb_one_bit_paper", "gbb_full"]
     wbb = ["fixed_price", "wbb_one_bit", "wbb_two_bit"]
     return {
-        "Two separated markets (GBB beats every fixed price)": {
+        "Two separated markets, T = 2^20, 5 seeds (the default, ~20 s)": {
             "distribution": {"kind": "two_markets"},
-            "horizon": 65536,
-            "seeds": 3,
-            "learners": four,
+            "horizon": 1 << 20,
+            "seeds": 5,
+            "learners": every,
         },
-        "Factor-two atoms, eta = 0.01 (GBB is 1.92 x the best fixed price)": {
-            "distribution": {"kind": "factor_two", "eta": 0.01},
-            "horizon": 65536,
-            "seeds": 3,
-            "learners": ["fixed_price", "wbb_one_bit", "gbb_one_bit"],
-            "grid_size": 101,
-        },
-        "Two small squares (bounded-density factor two)": {
+        "Two small squares (bounded-density factor two), T = 2^20, 5 seeds (~20 s)": {
             "distribution": {"kind": "two_squares", "eta": 0.01, "width": 0.05},
-            "horizon": 65536,
+            "horizon": 1 << 20,
+            "seeds": 5,
+            "learners": gbb,
+        },
+        "Quick look: two separated markets, T = 2^16, 3 seeds (~2 s)": {
+            "distribution": {"kind": "two_markets"},
+            "horizon": 1 << 16,
             "seeds": 3,
-            "learners": four,
+            "learners": every,
+        },
+        "Factor-two atoms, eta = 0.01 (GBB is 1.92 x the best fixed price; density unbounded)": {
+            "distribution": {"kind": "factor_two", "eta": 0.01},
+            "horizon": 1 << 16,
+            "seeds": 3,
+            "learners": ["fixed_price", "wbb_one_bit", "gbb_one_bit", "gbb_one_bit_paper"],
+            "grid_size": 101,
         },
         "Independent uniform (GBB = fixed price = 1/8)": {
             "distribution": {"kind": "uniform"},
-            "horizon": 32768,
+            "horizon": 1 << 16,
             "seeds": 3,
-            "learners": four,
+            "learners": gbb,
         },
         "WBB feedback: one bit vs two bits, independent uniform, T = 2^18": {
             "distribution": {"kind": "uniform"},
@@ -50,18 +59,27 @@ def examples() -> dict[str, dict[str, Any]]:
             "seeds": 5,
             "learners": wbb,
         },
-        "Gaussian copula, rho = -0.5": {
+        "Gaussian copula, rho = -0.5 (density unbounded)": {
             "distribution": {"kind": "gaussian_copula", "rho": -0.5},
-            "horizon": 32768,
+            "horizon": 1 << 16,
             "seeds": 3,
-            "learners": four,
+            "learners": gbb,
         },
-        "Long run: T = 2^20, 5 seeds, one-bit GBB learner": {
-            "distribution": {"kind": "two_markets"},
-            "horizon": 1 << 20,
-            "seeds": 5,
-            "learners": ["wbb_one_bit", "gbb_one_bit"],
-        },
+    }
+
+
+def _input_summary(params: Params) -> str:
+    """A short input summary for the history table, e.g. 'two_markets, T = 2^20, 5 seeds'."""
+    horizon = params.horizon
+    shown = f"2^{horizon.bit_length() - 1}" if horizon & (horizon - 1) == 0 else f"{horizon:,}"
+    return f"{params.distribution.kind}, T = {shown}, {params.seeds} seeds"
+
+
+def _page_resources() -> dict[str, Any]:
+    """The learner labels and colours (one home: the registry) and the practical learner's departures."""
+    return {
+        "learners": {name: {"label": spec.label, "colour": spec.colour} for name, spec in LEARNERS.items()},
+        "departures": [d.__dict__ for d in PRACTICAL_DEPARTURES],
     }
 
 
@@ -74,46 +92,56 @@ round; **global budget balance (GBB)** only asks the cumulative profit to stay $
 broker subsidise some trades with the profit of others and can double the GFT. With **one-bit
 feedback** the broker sees only whether a trade happened.
 
-The paper's learner (regret $\tilde O(T^{3/4})$ against the best GBB distribution over price couples,
-when $D$ has a bounded density):
+**The paper's learner** (`gbb_one_bit_paper`; regret $\tilde O(T^{3/4})$ against the best GBB
+distribution over price couples when $D$ has a bounded density). It runs the paper's three phases with
+the orders the paper states and constant 1: $K = \lceil T^{1/4} \rceil$ prices, $n = \lceil\sqrt T\rceil$
+rounds per line, budget target $\beta = T^{3/4}$, $\delta = 1/T$. Where the paper's exact
+sub-procedure was not available to this implementation, a textbook one is used (named below).
 
-1. **Profit collection**: post profitable WBB couples until the budget reaches a target $\beta$.
-2. **Exploration** on a $K \times K$ price grid, $K \approx T^{1/4}$: post one uniformly random price
-   and one grid price. Because $L(p,q) = E[(p - s)1\{\text{trade}\}] = \int_0^p P(s \le u, b \ge q)\,du$,
-   a trade bit at $(U, q_j)$ updates the whole column $L(\cdot, q_j)$; likewise $(p_i, V)$ updates the
-   row $R(p_i, \cdot)$ of $R(p,q) = E[(b - q)1\{\text{trade}\}]$. So $2K$ lines cover all $K^2$ couples.
+1. **Profit collection**: anytime Exp3 over WBB couples $(p, p + 2^{-m})$ with dyadic gaps, reward the
+   realised profit, until the budget reaches $\beta$.
+2. **Exploration** on the $K \times K$ grid: post one uniformly random price and one grid price. Because
+   $L(p,q) = E[(p - s)1\{\text{trade}\}] = \int_0^p P(s \le u, b \ge q)\,du$, a trade bit at $(U, q_j)$
+   updates the whole column $L(\cdot, q_j)$; likewise $(p_i, V)$ updates the row $R(p_i, \cdot)$ of
+   $R(p,q) = E[(b - q)1\{\text{trade}\}]$. So $2K$ lines cover all $K^2$ couples.
 3. **Optimistic constrained phase**: $\text{GFT} = L + R + \text{profit}$ cell by cell; solve the LP
-   $\max_x \sum x\,(\hat L + \hat R + \overline{\text{profit}})$ s.t. $\sum x\,\overline{\text{profit}} \ge -\text{budget}/\text{rounds left}$,
-   $\sum x = 1$, with upper confidence bounds on the profit (its optimum has at most two couples);
-   post the couples in proportion to $x$, observe the realised profits, re-solve in growing batches.
-4. A **guard** never posts a subsidised couple whose loss the current budget cannot cover (it posts a
-   profitable WBB couple first), so the realised cumulative profit is never negative.
+   $\max_x \sum x\,(\hat L + \hat R + \overline{\text{profit}})$ s.t.
+   $\sum x\,\overline{\text{profit}} \ge -\text{budget}/\text{rounds left}$, $\sum x = 1$, with textbook
+   UCBs $\overline{\text{profit}} = \text{mean} + |q - p|\sqrt{2\log T / N}$ of each couple's realised
+   profit (optimum on at most two couples); draw the couples from $x$, observe the profits, re-solve.
+4. Nothing else: a couple whose worst loss $p - q$ exceeds the current budget is left out of the LP, and
+   a round the budget cannot cover posts the no-trade couple $(0, 1)$ (counted as *guard* rounds).
 
-Benchmarks are exact where possible (first best, best fixed price, and the GBB optimum for discrete
-$D$); otherwise the GBB optimum is the LP over a $K \times K$ grid solved with HiGHS (a lower bound,
-raised to the exact best fixed price when that is larger). Regret is
-$T \cdot \text{OPT} - \sum_t E[\text{GFT}(p_t, q_t)]$, the expected GFT of the posted couples.
+**The practical learner** (`gbb_one_bit`) runs the same three phases with tuned constants; every
+departure is listed in the table on the page with its reason (fast collection among a few coarse WBB
+couples, $\beta = 0.1 \cdot 2Kn$, $n = 0.5\sqrt T$, Bernstein radii $\times 0.25$, a profit bound from the
+exploration data, interleaved rounds, and a **guard** that posts a profitable WBB couple before a subsidy
+the budget cannot cover). Both re-solve the LP in batches (64 rounds, then 5% of the rounds so far).
+
+**Benchmarks**, per-round GFT: first best $E[(b-s)^+]$ and the best fixed price are exact. The GBB
+optimum is **bracketed**: `gbb_lower` is the LP over a $K \times K$ price grid (HiGHS) refined around its
+support, or the best fixed price if larger (any restriction of the continuous problem is a lower bound);
+`gbb_upper` is the Lagrangian dual bound $\sup_{p,q} \text{GFT} + \lambda\,\text{profit}$ at the grid LP's
+multiplier $\lambda$, certified by branch and bound with Lipschitz cell bounds (valid when the marginal
+densities are bounded by $M_s, M_b$: $C = (1+\lambda)(M_s + M_b) + 2\lambda$), else the first best. For
+atoms both sides are the exact LP over the atom couples. The regret uses `gbb = gbb_lower`:
+$T \cdot \text{gbb} - \sum_t E[\text{GFT}(p_t, q_t)]$.
+
+**Reading the run**: every seed draws a random offset $u$ for the learners' grids
+$\{(i + u)/K\}$, so breakpoints of $D$ never sit on the grid by construction; slopes are fitted per seed
+on the doubling grid of horizons and reported as the median and interquartile range. The regret of each
+learner is split by phase; `crossing_round` is the round from which a learner's mean regret stays below
+the best fixed price's $t\,(\text{GBB} - \text{fixed price})$; when it never gets there, the page shows
+the horizon at which it would, if its regret kept growing at the fitted slope or at the paper's $3/4$.
 
 **Two-bit WBB learner** (explore-then-commit over fixed prices, in the spirit of Cesa-Bianchi et al.
-2021). With *two-bit feedback* the broker sees $1\{s \le p\}$ and $1\{b \ge q\}$ separately (never
-$s$ or $b$). It explores with exactly the one-bit learner's couples (for each grid price $x$: $n$
-rounds at $(Ux, x)$ and $n$ at $(x, x + U(1-x))$, all with $p \le q$), but from them estimates
-$F(x) = P(s \le x)$, $G(x) = P(b \ge x)$ at every grid price (the bit of the side posted at $x$) and
-$I_S(x) = \int_0^x F = E[(x-s)^+]$, $I_B(x) = \int_x^1 G = E[(b-x)^+]$ at **every** grid price from
-**every** round (the random side's bit, reweighted by the known density of the random prices).
-*If $s$ and $b$ are independent*, $\text{GFT}(x) = G(x) I_S(x) + F(x) I_B(x)$, which is far less noisy
-than the one-bit estimate. It is not assumed blindly: the same rounds give the one-bit estimate
-(valid for any $D$), a z-test at level 1% compares the two at every grid price, and on rejection
-the learner uses the one-bit estimate (then it commits exactly like the one-bit learner). Without
-rejection the product estimate is kept inside the one-bit confidence interval, so a dependence the
-test misses costs at most twice the one-bit confidence radius. The integrals and point values need
-no independence; only the product form does. It commits to the best estimated grid price.
+2021): it explores with the one-bit learner's couples but sees $1\{s \le p\}$ and $1\{b \ge q\}$
+separately; if a 1% dependence test does not reject independence it uses the product estimate
+$\text{GFT}(x) = G(x) I_S(x) + F(x) I_B(x)$ (kept inside the one-bit confidence interval), otherwise the
+one-bit estimate; it then commits to the best grid price.
 
-*Implementation choices* (advanced settings): the profit-collection couple is the most profitable
-of a few coarse WBB couples; the profit UCB of a cell is also capped using the exploration data
-($P(\text{trade})$ is monotone, so secants of $\hat L$ and $\hat R$ bound it); confidence radii are
-Bernstein-type with a multiplier of 0.25 by default; the full-feedback reference re-solves the
-empirical LP with a lower confidence bound on the profit.
+*Scaled down here*: horizons up to $2^{20}$ (the paper's guarantee is asymptotic); the LP is re-solved in
+batches rather than every round.
 """
 
 SPEC = MethodSpec(
@@ -140,4 +168,6 @@ SPEC = MethodSpec(
     examples=examples,
     order=3,
     tags=("online learning", "mechanism design", "linear programming"),
+    page_resources=_page_resources,
+    input_summary=_input_summary,
 )

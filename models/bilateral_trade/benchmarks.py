@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy.optimize import linprog, minimize_scalar
 
+from models.bilateral_trade.bracket import GbbBracket, lagrangian_upper_bound
 from models.bilateral_trade.distributions import (
     EPS,
     GaussianCopula,
@@ -22,6 +23,7 @@ __all__ = [
     "best_fixed_price",
     "compute_benchmarks",
     "exact_discrete_gbb",
+    "gbb_bracket",
     "gbb_lp",
     "price_grid",
     "two_pair_optimum",
@@ -37,6 +39,7 @@ class GbbSolution:
     weights: list[float]
     gft: list[float] = field(default_factory=list)
     profit: list[float] = field(default_factory=list)
+    multiplier: float = 0.0  # dual of the budget constraint (lambda >= 0)
 
 
 @dataclass
@@ -53,6 +56,7 @@ class BenchmarkValues:
     gbb_lp: GbbSolution
     gbb_exact: GbbSolution | None
     grid_size: int
+    bracket: GbbBracket
 
 
 def price_grid(k: int) -> np.ndarray:
@@ -128,6 +132,7 @@ def gbb_lp(pairs: np.ndarray, gft: np.ndarray, profit: np.ndarray) -> GbbSolutio
         weights=[float(weights[k]) for k in support],
         gft=[float(gft[k]) for k in support],
         profit=[float(profit[k]) for k in support],
+        multiplier=float(-result.ineqlin.marginals[0]),
     )
 
 
@@ -191,6 +196,44 @@ def exact_discrete_gbb(dist: RectangleMixture) -> GbbSolution:
     return solution
 
 
+def _refined_lp(dist: ValuationDistribution, coarse: GbbSolution, step: float) -> GbbSolution:
+    """The LP over the coarse support's neighbourhoods at a 10x finer step (plus the coarse support):
+    still a restriction of the continuous problem, so still a lower bound, usually a tighter one."""
+    offsets = np.linspace(-2 * step, 2 * step, 41)
+    points = [np.asarray(coarse.pairs)]
+    for p0, q0 in coarse.pairs:
+        p, q = np.meshgrid(np.clip(p0 + offsets, 0, 1), np.clip(q0 + offsets, 0, 1), indexing="ij")
+        points.append(np.stack([p.ravel(), q.ravel()], axis=1))
+    pairs = np.unique(np.concatenate(points), axis=0)
+    table = gft_table(dist, pairs[:, 0], pairs[:, 1])
+    return gbb_lp(pairs, table["gft"], table["profit"])
+
+
+def gbb_bracket(
+    dist: ValuationDistribution, lp: GbbSolution, fixed_value: float, first_best: float, step: float
+) -> GbbBracket:
+    """gbb_lower <= GBB <= gbb_upper: exact for discrete D; otherwise the best restricted LP (or the
+    fixed price, itself GBB-feasible) below, and above the Lagrangian bound at the LP's multiplier
+    (certified for bounded marginal densities) or the first best."""
+    if isinstance(dist, RectangleMixture) and dist.is_discrete():
+        exact = exact_discrete_gbb(dist).value
+        method = "exact LP over the atom couples"
+        return GbbBracket(exact, exact, method, method, None)
+    lower, lower_method = lp.value, "price-grid LP (HiGHS)"
+    if lp.pairs:
+        refined = _refined_lp(dist, lp, step)
+        if refined.value > lower:
+            lower, lower_method = refined.value, "price-grid LP refined around its support"
+    if fixed_value > lower:
+        lower, lower_method = fixed_value, "best fixed price (a GBB-feasible policy)"
+    upper = lagrangian_upper_bound(dist, lp.multiplier)
+    if upper is None or upper >= first_best:
+        reason = "unbounded marginal density" if upper is None else "tighter than the Lagrangian bound"
+        return GbbBracket(lower, first_best, lower_method, f"first best ({reason})", None)
+    method = f"Lagrangian dual at lambda = {lp.multiplier:.4g} + Lipschitz cell bounds (bounded densities)"
+    return GbbBracket(lower, max(upper, lower), lower_method, method, lp.multiplier)
+
+
 def compute_benchmarks(dist: ValuationDistribution, grid_size: int) -> BenchmarkValues:
     """All benchmarks of one distribution; the GBB value is exact when D is discrete."""
     first_best = dist.first_best()
@@ -202,11 +245,12 @@ def compute_benchmarks(dist: ValuationDistribution, grid_size: int) -> Benchmark
     lp = gbb_lp(pairs, table["gft"].ravel(), table["profit"].ravel())
     wbb_grid = float(table["gft"][p <= q + EPS].max())
     exact = exact_discrete_gbb(dist) if isinstance(dist, RectangleMixture) and dist.is_discrete() else None
+    bracket = gbb_bracket(dist, lp, fixed_value, first_best, 1.0 / (grid_size - 1))
     if exact is not None:
         gbb, method = exact.value, "exact (discrete distribution)"
     else:
         # a fixed price is itself GBB-feasible, so GBB >= max(grid LP, best fixed price)
-        gbb, method = max(lp.value, fixed_value), f"{grid_size}x{grid_size} grid LP (HiGHS)"
+        gbb, method = bracket.lower, f"{bracket.lower_method}, {grid_size}x{grid_size} grid"
     # best WBB couple = best fixed price: raising p towards q only adds trades with b >= q >= p >= s
     return BenchmarkValues(
         first_best=first_best,
@@ -219,6 +263,7 @@ def compute_benchmarks(dist: ValuationDistribution, grid_size: int) -> Benchmark
         gbb_lp=lp,
         gbb_exact=exact,
         grid_size=grid_size,
+        bracket=bracket,
     )
 
 

@@ -41,6 +41,10 @@ class ValuationDistribution(Protocol):
 
     def density_bound(self) -> float: ...
 
+    def marginal_density_bounds(self) -> tuple[float, float]:
+        """Sup of the densities of s and of b (inf when a marginal has an atom)."""
+        ...
+
     def is_discrete(self) -> bool: ...
 
     def breakpoints(self) -> np.ndarray: ...
@@ -167,6 +171,23 @@ class RectangleMixture:
                 best = max(best, level)
         return best
 
+    def marginal_density_bounds(self) -> tuple[float, float]:
+        """Sup of the marginal densities of s and b: sums of mass / width over the rectangles
+        covering each piece (inf when some rectangle has zero width on that side: an atom)."""
+
+        def side(bounds: list[tuple[float, float, float]]) -> float:
+            if any(hi - lo <= EPS for lo, hi, _ in bounds):
+                return math.inf
+            cuts = np.unique([x for lo, hi, _ in bounds for x in (lo, hi)])
+            mids = 0.5 * (cuts[1:] + cuts[:-1])
+            return max((sum(m / (hi - lo) for lo, hi, m in bounds if lo < x < hi) for x in mids), default=0.0)
+
+        rects = self.rectangles
+        return (
+            side([(r.s_lo, r.s_hi, r.mass) for r in rects]),
+            side([(r.b_lo, r.b_hi, r.mass) for r in rects]),
+        )
+
     def is_discrete(self) -> bool:
         return all(r.s_hi - r.s_lo <= EPS and r.b_hi - r.b_lo <= EPS for r in self.rectangles)
 
@@ -244,6 +265,9 @@ class GaussianCopula:
 
     def density_bound(self) -> float:
         return 1.0 if abs(self.rho) < EPS else math.inf
+
+    def marginal_density_bounds(self) -> tuple[float, float]:
+        return 1.0, 1.0  # both marginals are exactly uniform
 
     def is_discrete(self) -> bool:
         return False

@@ -6,16 +6,17 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from models.bilateral_trade.learners import LEARNERS
 from models.bilateral_trade.result import Result
 
 __all__ = ["figures"]
 
-_COLOURS = {
-    "fixed_price": "#7f7f7f",
-    "wbb_one_bit": "#1f77b4",
-    "wbb_two_bit": "#9467bd",
-    "gbb_one_bit": "#d62728",
-    "gbb_full": "#2ca02c",
+_COLOURS = {name: spec.colour for name, spec in LEARNERS.items()}
+_PHASE_BAR_COLOURS = {
+    "collection": "#f2b701",
+    "exploration": "#7f7fff",
+    "exploitation": "#3d9970",
+    "guard": "#d62728",
 }
 _PHASE_COLOURS = {"profit collection": "rgba(255, 200, 0, 0.15)", "exploration": "rgba(120, 120, 255, 0.15)"}
 
@@ -71,7 +72,7 @@ def _shade_phases(fig: go.Figure, result: Result) -> None:
     """Shade the profit-collection and exploration phases of the GBB one-bit learner (seed 0) and
     mark where the explore-then-commit WBB learners commit."""
     _mark_commits(fig, result)
-    name = "gbb_one_bit" if "gbb_one_bit" in result.learners else None
+    name = next((n for n in ("gbb_one_bit", "gbb_one_bit_paper") if n in result.learners), None)
     if name is None:
         return
     for span in result.learners[name].phases:
@@ -94,6 +95,17 @@ def _regret_figure(result: Result, benchmark: str) -> go.Figure:
         per_seed = curves.regret_vs_gbb if benchmark == "gbb" else curves.regret_vs_wbb
         _band(fig, result.checkpoints, per_seed, name, result.learners[name].label)
     _shade_phases(fig, result)
+    if benchmark == "gbb":
+        for name, summary in result.learners.items():
+            if summary.crossing_round is not None and summary.family == "gbb":
+                fig.add_vline(
+                    x=summary.crossing_round,
+                    line_dash="dash",
+                    line_color=_COLOURS.get(name, "#444444"),
+                    annotation_text=f"below fixed price from t = {summary.crossing_round:,}",
+                    annotation_position="top right",
+                    annotation_font_size=10,
+                )
     value = result.benchmarks.gbb if benchmark == "gbb" else result.benchmarks.wbb
     title = (
         "GBB optimum (best distribution over price couples)"
@@ -109,31 +121,53 @@ def _regret_figure(result: Result, benchmark: str) -> go.Figure:
     return fig
 
 
+def _log2_ticks(values: np.ndarray) -> tuple[list[float], list[str]]:
+    """At most six ticks at powers of 2 (every other power when the range is wide)."""
+    low, high = int(np.floor(np.log2(values.min()))), int(np.ceil(np.log2(values.max())))
+    step = max(1, int(np.ceil((high - low) / 6)))
+    powers = list(range(low, high + 1, step))
+    return [float(2**k) for k in powers], [f"2^{k}" for k in powers]
+
+
 def _loglog_figure(result: Result) -> go.Figure:
+    """Final regret vs GBB per horizon: every seed's point (the spread), the seed median, and a
+    dotted line at the median slope; the legend gives the median slope and its IQR."""
     fig = go.Figure()
     horizons = np.asarray(result.scan_horizons, dtype=float)
+    positive_values = []
     for name, curves in result.curves.items():
         summary = result.learners[name]
-        regrets = np.asarray(curves.scan_regret_vs_gbb)
-        positive = regrets > 1e-6 * horizons
-        slope = summary.regret_slope_vs_gbb
+        per_seed = np.asarray(curves.scan_per_seed_vs_gbb)
+        median = np.median(per_seed, axis=0)
+        colour = _COLOURS.get(name, "#444444")
+        slope, iqr = summary.regret_slope_vs_gbb, summary.regret_slope_iqr
         label = (
-            f"{summary.label}: slope {slope:.2f}"
-            if slope is not None
+            f"{summary.label}: slope {slope:.2f} (IQR {iqr[0]:.2f}-{iqr[1]:.2f})"
+            if slope is not None and iqr is not None
             else f"{summary.label}: no positive regret"
         )
-        colour = _COLOURS.get(name, "#444444")
+        seeds_x = np.repeat(horizons[None, :], len(per_seed), axis=0).ravel()
+        seeds_y = per_seed.ravel()
+        shown = seeds_y > 1e-6 * seeds_x
+        positive_values.append(seeds_y[shown])
         fig.add_trace(
             go.Scatter(
-                x=horizons[positive],
-                y=regrets[positive],
-                mode="markers+lines",
-                name=label,
-                line={"color": colour},
+                x=seeds_x[shown],
+                y=seeds_y[shown],
+                mode="markers",
+                marker={"color": colour, "size": 5, "opacity": 0.45},
+                showlegend=False,
+                hovertemplate="T = %{x}<br>regret %{y:.4g}<extra>one seed</extra>",
+            )
+        )
+        positive = median > 1e-6 * horizons
+        fig.add_trace(
+            go.Scatter(
+                x=horizons[positive], y=median[positive], mode="lines", name=label, line={"color": colour}
             )
         )
         if slope is not None and positive.sum() >= 2:
-            x, y = np.log(horizons[positive]), np.log(regrets[positive])
+            x, y = np.log(horizons[positive]), np.log(median[positive])
             intercept = float(np.mean(y - slope * x))
             fig.add_trace(
                 go.Scatter(
@@ -146,9 +180,10 @@ def _loglog_figure(result: Result) -> go.Figure:
                 )
             )
     anchor_name = next(
-        (n for n in ("gbb_one_bit", "gbb_full") if n in result.curves), next(iter(result.curves))
+        (n for n in ("gbb_one_bit", "gbb_one_bit_paper", "gbb_full") if n in result.curves),
+        next(iter(result.curves)),
     )
-    anchor = np.asarray(result.curves[anchor_name].scan_regret_vs_gbb)
+    anchor = np.median(np.asarray(result.curves[anchor_name].scan_per_seed_vs_gbb), axis=0)
     if np.any(anchor > 1e-6 * horizons):
         first = int(np.flatnonzero(anchor > 1e-6 * horizons)[0])
         reference = anchor[first] * (horizons / horizons[first]) ** 0.75
@@ -161,13 +196,52 @@ def _loglog_figure(result: Result) -> go.Figure:
                 line={"color": "black", "dash": "dash", "width": 1},
             )
         )
+    tickvals, ticktext = _log2_ticks(horizons)
+    values = np.concatenate(positive_values) if positive_values else np.array([])
+    y_ticks: dict[str, object] = {"dtick": 1}
+    if len(values) and values.max() / values.min() > 1e6:
+        y_ticks = {"dtick": 2}
     fig.update_layout(
-        title="Final regret against the GBB optimum for each horizon T (doubling grid), log-log",
-        xaxis_title="horizon T (rounds, log scale)",
-        yaxis_title="regret at T vs GBB (log scale)",
-        xaxis_type="log",
-        yaxis_type="log",
+        title="Final regret against the GBB optimum for each horizon T, log-log (dots: seeds; line: median)",
+        xaxis={
+            "title": "horizon T (rounds, log scale)",
+            "type": "log",
+            "tickvals": tickvals,
+            "ticktext": ticktext,
+        },
+        yaxis={
+            "title": "regret at T vs GBB (GFT units, log scale)",
+            "type": "log",
+            "exponentformat": "power",
+            **y_ticks,
+        },
         legend={"orientation": "h", "y": -0.25},
+    )
+    return fig
+
+
+def _phase_figure(result: Result) -> go.Figure:
+    """Regret against GBB split by phase, one stacked bar per learner (mean over seeds)."""
+    fig = go.Figure()
+    names = list(result.learners)
+    labels = [result.learners[n].label for n in names]
+    for phase, colour in _PHASE_BAR_COLOURS.items():
+        values = [getattr(result.learners[n].regret_by_phase, phase) for n in names]
+        fig.add_trace(go.Bar(x=labels, y=values, name=phase, marker_color=colour))
+    fixed = (result.benchmarks.gbb - result.benchmarks.fixed_price) * result.horizon
+    fig.add_hline(
+        y=fixed,
+        line_dash="dash",
+        line_color="black",
+        annotation_text=f"best fixed price: {fixed:,.0f}",
+        annotation_position="top left",
+    )
+    fig.update_layout(
+        barmode="relative",
+        title=f"Regret against GBB at T = {result.horizon:,} by phase (mean over {result.seeds} seeds)",
+        xaxis_title="learner",
+        yaxis_title="regret vs GBB (GFT units)",
+        legend={"orientation": "h", "y": -0.3},
     )
     return fig
 
@@ -276,6 +350,7 @@ def figures(result: Result) -> dict[str, go.Figure]:
         "regret_vs_gbb": _regret_figure(result, "gbb"),
         "regret_vs_wbb": _regret_figure(result, "wbb"),
         "regret_loglog": _loglog_figure(result),
+        "regret_by_phase": _phase_figure(result),
         "cumulative_profit": _profit_figure(result),
         "price_heatmap": _heatmap_figure(result),
         "valuations": _valuations_figure(result),

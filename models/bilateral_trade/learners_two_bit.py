@@ -7,7 +7,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from models.bilateral_trade.benchmarks import price_grid
 from models.bilateral_trade.market import EXPLOIT, EXPLORE, Market
 from models.bilateral_trade.schedule import Schedule
 
@@ -149,15 +148,18 @@ def _line_stats(
 
 def _design_density(
     grid: np.ndarray, seller_count: np.ndarray, buyer_count: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """Summed density of the random prices per grid cell c (prices in (x_{c-1}, x_c], c >= 1):
-    seller side S_S(c) = sum_{k >= c} n_k / x_k (line k posts P ~ U[0, x_k] n_k times) and buyer
-    side S_B(c) = sum_{k < c, x_k < 1} m_k / (1 - x_k) (Q ~ U[x_k, 1], m_k times)."""
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Cells c = 0..K between the edges 0, x_0, ..., x_{K-1}, 1 (cell c holds the prices in
+    (x_{c-1}, x_c], with x_{-1} = 0 and x_K = 1): their lengths and the summed density of the random
+    prices in each, seller side S_S(c) = sum_{k >= c} n_k / x_k (line k posts P ~ U[0, x_k] n_k
+    times) and buyer side S_B(c) = sum_{k < c, x_k < 1} m_k / (1 - x_k) (Q ~ U[x_k, 1], m_k times).
+    The grid need not contain 0 or 1 (random grid offsets)."""
     seller_rate = np.where(grid > 0, seller_count / np.where(grid > 0, grid, 1.0), 0.0)
     buyer_rate = np.where(grid < 1, buyer_count / np.where(grid < 1, 1.0 - grid, 1.0), 0.0)
-    seller = np.cumsum(seller_rate[::-1])[::-1]  # sum over k >= c
-    buyer = np.concatenate(([0.0], np.cumsum(buyer_rate)[:-1]))  # sum over k < c
-    return np.maximum(seller, 1e-300), np.maximum(buyer, 1e-300)
+    seller = np.concatenate((np.cumsum(seller_rate[::-1])[::-1], [0.0]))  # sum over k >= c
+    buyer = np.concatenate(([0.0], np.cumsum(buyer_rate)))  # sum over k < c
+    lengths = np.diff(np.concatenate(([0.0], grid, [1.0])))
+    return lengths, np.maximum(seller, 1e-300), np.maximum(buyer, 1e-300)
 
 
 def two_bit_estimates(
@@ -192,28 +194,28 @@ def two_bit_estimates(
     _, left_mean, r_left, se_left = _line_stats(line[sellers], trade[sellers], k, log_term, 0.0)
     _, right_mean, r_right, se_right = _line_stats(line[buyers], trade[buyers], k, log_term, 0.0)
 
-    density_s, density_b = _design_density(grid, count_s, count_b)
-    step = grid[1] - grid[0]
-    cells = np.arange(k)
+    lengths, density_s, density_b = _design_density(grid, count_s, count_b)
     use_s = sellers & (grid[line] > 0)  # P = 0 when x_k = 0: an atom outside the density
-    cell_s = np.searchsorted(grid, p[use_s], side="left")  # P in (x_{c-1}, x_c]
+    cell_s = np.searchsorted(grid, p[use_s], side="left")  # P in (x_{c-1}, x_c], c <= K - 1
     weight_s = seller_bits[use_s] / density_s[cell_s]
-    seller_integral = np.cumsum(np.bincount(cell_s, weights=weight_s, minlength=k))  # P <= x_j
-    square_s = np.cumsum(np.bincount(cell_s, weights=weight_s**2, minlength=k))
-    bound_s = np.cumsum(np.where(cells > 0, step / density_s, 0.0))
+    seller_integral = np.cumsum(np.bincount(cell_s, weights=weight_s, minlength=k + 1))[:k]  # P <= x_j
+    square_s = np.cumsum(np.bincount(cell_s, weights=weight_s**2, minlength=k + 1))[:k]
+    seller_mass = density_s[:k] > 1e-200  # cells the seller prices cover
+    bound_s = np.cumsum(np.where(seller_mass, lengths[:k] / density_s[:k], 0.0))
     use_b = buyers & (grid[line] < 1)
-    cell_b = np.searchsorted(grid, q[use_b], side="left")  # Q in (x_{c-1}, x_c]
+    cell_b = np.searchsorted(grid, q[use_b], side="left")  # Q in (x_{c-1}, x_c], c >= 1
     weight_b = buyer_bits[use_b] / density_b[cell_b]
 
-    def upper_tail(values: np.ndarray) -> np.ndarray:  # sum over cells c > j
-        per_cell = np.bincount(cell_b, weights=values, minlength=k)
-        return np.maximum(np.cumsum(per_cell[::-1])[::-1] - per_cell, 0.0)
+    def upper_tail(per_cell: np.ndarray) -> np.ndarray:  # sum over cells c > j, for j < K
+        return np.maximum(np.cumsum(per_cell[::-1])[::-1][1:], 0.0)
 
-    buyer_integral = upper_tail(weight_b)  # Q > x_j
-    square_b = upper_tail(weight_b**2)
-    bound_cell_b = np.where(cells > 0, step / density_b, 0.0)
-    bound_b = np.maximum(np.cumsum(bound_cell_b[::-1])[::-1] - bound_cell_b, 0.0)
-    range_s, range_b = 1.0 / density_s[-1], 1.0 / density_b[-1]
+    buyer_integral = upper_tail(np.bincount(cell_b, weights=weight_b, minlength=k + 1))  # Q > x_j
+    square_b = upper_tail(np.bincount(cell_b, weights=weight_b**2, minlength=k + 1))
+    buyer_mass = density_b > 1e-200
+    bound_b = upper_tail(np.where(buyer_mass, lengths / density_b, 0.0))
+    # the largest inverse-propensity weight: at the cell with the smallest positive density
+    range_s = 1.0 / density_s[:k][seller_mass].min() if seller_mass.any() else 0.0
+    range_b = 1.0 / density_b[buyer_mass].min() if buyer_mass.any() else 0.0
 
     def bernstein(second: np.ndarray, value_range: float) -> np.ndarray:
         return np.sqrt(2.0 * second * log_term) + value_range * log_term / 3.0
@@ -253,7 +255,7 @@ def wbb_two_bit_learner(market: Market, rng: np.random.Generator, schedule: Sche
     same rounds (see `TwoBitEstimates.gft`). Then it commits to the best estimated grid price x
     (p = q = x) for the remaining rounds; every round is weakly budget balanced.
     """
-    grid = price_grid(schedule.grid_points)
+    grid = schedule.grid
     line, seller_side, p, q = two_bit_design(grid, schedule.samples_per_line, rng)
     seller_bits, buyer_bits = market.play_two_bit(p, q, EXPLORE, fallback=(0.0, 1.0))
     done = len(seller_bits)

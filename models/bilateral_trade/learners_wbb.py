@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from models.bilateral_trade.benchmarks import price_grid
 from models.bilateral_trade.market import EXPLOIT, EXPLORE, Market
 from models.bilateral_trade.schedule import Schedule
 
@@ -25,7 +24,7 @@ def wbb_one_bit_learner(market: Market, rng: np.random.Generator, schedule: Sche
     R(x, x) = (1 - x) E[1{trade at (x, V)}], V ~ U[x, 1]. Every explored couple has p <= q, so
     the learner is weakly budget balanced in every round. It then commits to the best estimate.
     """
-    grid = price_grid(schedule.grid_points)
+    grid = schedule.grid
     k, n = len(grid), schedule.samples_per_line
     price_index = np.repeat(np.arange(k), 2 * n)
     seller_side = np.tile(np.repeat([True, False], n), k)  # True: random seller price (L), else R

@@ -107,6 +107,41 @@ class Market:
             done += len(chunk)
         return np.concatenate(bits) if bits else np.zeros(0, dtype=bool)
 
+    def play_or_halt(self, p: np.ndarray, q: np.ndarray, phase: int) -> tuple[np.ndarray, np.ndarray]:
+        """Post the planned couples in order; a subsidised couple whose worst loss p - q the budget
+        cannot cover is replaced, in its own round, by the no-trade couple (0, 1) (phase GUARD).
+
+        Returns (trade bits, played mask) of the posted prefix of the plan: a replaced round has
+        played = False and its bit carries no information about the planned couple. Nothing is
+        delayed and no profit is collected on the learner's behalf: the minimal safety that keeps
+        the realised budget non-negative for a learner whose analysis only holds w.h.p.
+        """
+        p, q = np.asarray(p, dtype=float), np.asarray(q, dtype=float)
+        n = min(len(p), self.remaining)
+        s, b = self._draw(0, n)
+        p, q = p[:n].copy(), q[:n].copy()
+        played = np.ones(n, dtype=bool)
+        trade = (s <= p + EPS) & (b >= q - EPS)
+        profit = np.where(trade, q - p, 0.0)
+        loss = p - q
+        before = self.budget + np.concatenate(([0.0], np.cumsum(profit)[:-1]))
+        short = np.flatnonzero((loss > 0) & (loss + _MARGIN > before))
+        budget = self.budget + float(profit.sum())
+        if len(short):  # from the first shortfall on, the budget path depends on each decision
+            first = int(short[0])
+            budget = float(before[first])
+            for i in range(first, n):
+                if loss[i] > 0 and loss[i] + _MARGIN > budget:
+                    played[i] = False
+                    p[i], q[i] = 0.0, 1.0
+                    trade[i] = bool(s[i] <= EPS and b[i] >= 1.0 - EPS)
+                    profit[i] = 1.0 if trade[i] else 0.0
+                budget += float(profit[i])
+        self._record(p, q, s, b, trade, np.where(played, phase, GUARD).astype(np.int8))
+        self.budget = budget
+        self._next[0] += n
+        return trade, played
+
     def play_two_bit(
         self, p: np.ndarray, q: np.ndarray, phase: int, fallback: tuple[float, float]
     ) -> tuple[np.ndarray, np.ndarray]:

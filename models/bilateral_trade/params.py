@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from models.bilateral_trade.learners import LearnerName
+
 __all__ = ["LEARNER_NAMES", "AdvancedSettings", "DistributionParams", "Params", "RectangleParams"]
 
-LEARNER_NAMES = ("fixed_price", "wbb_one_bit", "gbb_one_bit", "gbb_full", "wbb_two_bit")
-LearnerName = Literal["fixed_price", "wbb_one_bit", "gbb_one_bit", "gbb_full", "wbb_two_bit"]
+LEARNER_NAMES: tuple[str, ...] = get_args(LearnerName)
 DistributionKind = Literal[
     "uniform", "factor_two", "two_markets", "two_squares", "gaussian_copula", "rectangles"
 ]
@@ -68,7 +69,8 @@ class DistributionParams(BaseModel):
 
 
 class AdvancedSettings(BaseModel):
-    """Learner constants; the defaults follow the paper's rates (K ~ T^1/4, 2Kn ~ T^3/4)."""
+    """Constants of the practical learners (the paper's rates K ~ T^1/4, 2Kn ~ T^3/4 with tuned
+    constants); `gbb_one_bit_paper` ignores them except the slope-fit horizon."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -110,7 +112,7 @@ def _default_distribution() -> DistributionParams:
 
 
 def _all_learners() -> list[LearnerName]:
-    return ["fixed_price", "wbb_one_bit", "wbb_two_bit", "gbb_one_bit", "gbb_full"]
+    return list(get_args(LearnerName))
 
 
 def _default_advanced() -> AdvancedSettings:
@@ -118,7 +120,7 @@ def _default_advanced() -> AdvancedSettings:
 
 
 class Params(BaseModel):
-    """Inputs of one run; the defaults finish in a few seconds."""
+    """Inputs of one run; the defaults (T = 2^20, 5 seeds, all learners) take about 20 s on one core."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -126,19 +128,19 @@ class Params(BaseModel):
         default_factory=_default_distribution, description="Joint distribution of seller and buyer values."
     )
     horizon: int = Field(
-        default=65536, ge=1024, le=1 << 20, description="Number of rounds T (at most 2^20 = 1048576)."
+        default=1 << 20, ge=1024, le=1 << 20, description="Number of rounds T (at most 2^20 = 1048576)."
     )
     seeds: int = Field(
-        default=3,
+        default=5,
         ge=1,
         le=10,
-        description="Independent repetitions (bands and slope fits average over them).",
+        description="Independent repetitions, each with its own random grid offset (bands, median slopes).",
     )
     seed: int = Field(default=0, ge=0, le=2**31 - 1, description="Base random seed.")
     learners: list[LearnerName] = Field(
         default_factory=_all_learners,
         min_length=1,
-        max_length=5,
+        max_length=len(LEARNER_NAMES),
         description="Learners to run: " + ", ".join(LEARNER_NAMES) + ".",
     )
     grid_size: int = Field(

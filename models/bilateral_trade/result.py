@@ -6,13 +6,15 @@ import io
 
 from pydantic import BaseModel, Field
 
-from models.common.contract import Artifact, MethodResult
+from models.bilateral_trade.learners import GBB_LEARNERS
+from models.common.contract import Artifact, MethodResult, Verdict
 
 __all__ = [
     "BenchmarkSummary",
     "DistributionSummary",
     "LearnerCurves",
     "LearnerSummary",
+    "PhaseRegret",
     "PhaseSpan",
     "PriceCouple",
     "Result",
@@ -30,16 +32,22 @@ class PriceCouple(BaseModel):
 
 
 class DistributionSummary(BaseModel):
+    """The valuation distribution and its badges: bounded density, and whether T^(3/4) applies."""
+
     kind: str
     label: str
     density_bound: float | None = Field(
         description="Sup of the joint density; None when infinite (atoms or copula corners)."
     )
     discrete: bool
+    guarantee_applies: bool = Field(
+        description="The paper's O~(T^(3/4)) regret guarantee needs a bounded joint density."
+    )
+    badge: str
 
 
 class BenchmarkSummary(BaseModel):
-    """Per-round GFT of each benchmark (Lunghi et al. 2026)."""
+    """Per-round GFT of each benchmark (Lunghi et al. 2026); gbb = gbb_lower <= GBB <= gbb_upper."""
 
     first_best: float
     fixed_price: float
@@ -48,6 +56,11 @@ class BenchmarkSummary(BaseModel):
     wbb_grid: float
     gbb: float
     gbb_method: str
+    gbb_lower: float
+    gbb_upper: float
+    gbb_lower_method: str
+    gbb_upper_method: str
+    gbb_multiplier: float | None
     gbb_lp: float
     lp_grid_size: int
     lp_support: list[PriceCouple]
@@ -66,14 +79,36 @@ class PhaseSpan(BaseModel):
     rounds: int
 
 
+class PhaseRegret(BaseModel):
+    """Regret against GBB accumulated in each phase (mean over seeds); the four add up to the total."""
+
+    collection: float
+    exploration: float
+    exploitation: float
+    guard: float
+
+
 class LearnerSummary(BaseModel):
     """Final numbers of one learner, averaged over seeds (profit minimum over seeds and rounds)."""
 
     label: str
+    family: str
     final_regret_vs_gbb: float
     final_regret_vs_wbb: float
-    regret_slope_vs_gbb: float | None
+    regret_slope_vs_gbb: float | None = Field(description="Median over seeds of the log-log slope.")
+    regret_slope_iqr: tuple[float, float] | None = Field(description="[q25, q75] of the per-seed slopes.")
+    regret_slopes_per_seed: list[float | None]
     regret_slope_vs_wbb: float | None
+    regret_by_phase: PhaseRegret
+    crossing_round: int | None = Field(
+        description="Round from which the seed-mean regret stays below the best fixed price's; None if never."
+    )
+    win_horizon: float | None = Field(
+        description="Horizon at which the fit through the largest four horizons meets the fixed price's regret."
+    )
+    win_horizon_at_rate: float | None = Field(
+        description="Horizon at which it would meet the fixed price's regret if its regret grew like T^(3/4) from T."
+    )
     min_cumulative_profit: float
     final_cumulative_profit: float
     average_gft: float
@@ -102,6 +137,7 @@ class Result(MethodResult):
     learners: dict[str, LearnerSummary]
     horizon: int
     seeds: int
+    grid_offsets: list[float] = Field(description="The learners' random grid offset u of each seed.")
     checkpoints: list[int]
     curves: dict[str, LearnerCurves]
     scan_horizons: list[int]
@@ -110,12 +146,45 @@ class Result(MethodResult):
     heatmap_counts: list[list[float]]
     valuation_sample: list[tuple[float, float]]
 
+    def verdict(self) -> Verdict:
+        """Success when every GBB one-bit learner run ends below the best fixed price's regret."""
+        gap = self.benchmarks.gbb - self.benchmarks.fixed_price
+        fixed_regret = gap * self.horizon
+        ran = [n for n in GBB_LEARNERS if n in self.learners]
+        if not ran:
+            return Verdict("No GBB one-bit learner run", "info", "select gbb_one_bit or gbb_one_bit_paper")
+        if gap <= 1e-9:
+            return Verdict(
+                "GBB = best fixed price here",
+                "info",
+                "this distribution gives a distribution over couples no advantage over one fixed price",
+            )
+        parts, wins = [], 0
+        for name in ran:
+            s = self.learners[name]
+            below = s.final_regret_vs_gbb < fixed_regret
+            wins += below
+            slope = "n/a" if s.regret_slope_vs_gbb is None else f"{s.regret_slope_vs_gbb:.2f}"
+            text = f"{s.label}: regret {s.final_regret_vs_gbb:,.0f} (slope {slope})"
+            if not below:
+                text += f", {s.final_regret_vs_gbb / fixed_regret:.2f} x the fixed price's"
+                if s.win_horizon_at_rate is not None:
+                    text += f"; at the T^(3/4) rate it would win from T ~ {s.win_horizon_at_rate:.2g}"
+            parts.append(text)
+        detail = f"best fixed price: {fixed_regret:,.0f} at T = {self.horizon:,}; " + "; ".join(parts)
+        if wins == len(ran):
+            return Verdict("GBB learners beat the best fixed price", "success", detail)
+        if wins:
+            return Verdict("Only some GBB learners beat the best fixed price", "warning", detail)
+        return Verdict("No GBB learner beats the best fixed price at this T", "warning", detail)
+
     def metrics(self) -> dict[str, float | int | str]:
         b = self.benchmarks
         out: dict[str, float | int | str] = {
             "First-best GFT per round": round(b.first_best, 6),
             "Best fixed price (WBB) GFT per round": round(b.fixed_price, 6),
-            "GBB optimum GFT per round": round(b.gbb, 6),
+            "GBB optimum GFT per round, lower bound": round(b.gbb_lower, 6),
+            "GBB optimum GFT per round, upper bound": round(b.gbb_upper, 6),
             "GBB / fixed price": round(b.gbb_over_fixed, 4) if b.gbb_over_fixed is not None else "n/a",
             "Density bound": "infinite"
             if self.distribution.density_bound is None
@@ -123,14 +192,23 @@ class Result(MethodResult):
         }
         for name, s in self.learners.items():
             out[f"{name}: regret vs GBB at T (GFT units)"] = round(s.final_regret_vs_gbb, 2)
-            out[f"{name}: log-log slope vs GBB"] = (
+            out[f"{name}: log-log slope vs GBB (median over seeds)"] = (
                 "n/a" if s.regret_slope_vs_gbb is None else round(s.regret_slope_vs_gbb, 3)
             )
             out[f"{name}: min cumulative profit"] = round(s.min_cumulative_profit, 6)
         return out
 
     def artifacts(self) -> dict[str, Artifact]:
-        return {"regret.csv": Artifact.csv(self.regret_csv())}
+        return {"regret.csv": Artifact.csv(self.regret_csv()), "phases.csv": Artifact.csv(self.phase_csv())}
+
+    def phase_csv(self) -> str:
+        """Rows (learner, phase, regret vs GBB, rounds of seed 0): the stacked bar of the page."""
+        buffer = io.StringIO()
+        buffer.write("learner,phase,regret_vs_gbb\n")
+        for name, s in self.learners.items():
+            for phase, value in s.regret_by_phase.model_dump().items():
+                buffer.write(f"{name},{phase},{value:.6f}\n")
+        return buffer.getvalue()
 
     def regret_csv(self) -> str:
         """Rows (horizon T, round, learner, seed, regret vs GBB, regret vs WBB, cumulative profit):

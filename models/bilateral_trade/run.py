@@ -3,19 +3,32 @@
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from models.bilateral_trade.benchmarks import BenchmarkValues, GbbSolution, compute_benchmarks
 from models.bilateral_trade.distributions import ValuationDistribution
-from models.bilateral_trade.experiment import LearnerRun, fit_slope, horizon_grid, phase_spans, run_learner
+from models.bilateral_trade.experiment import (
+    LearnerRun,
+    crossing_round,
+    fit_power_law,
+    fit_slope,
+    horizon_grid,
+    phase_spans,
+    run_learner,
+    win_horizon,
+    win_horizon_at_rate,
+)
+from models.bilateral_trade.learners import LEARNERS
 from models.bilateral_trade.market import GUARD
-from models.bilateral_trade.params import LEARNER_NAMES, Params
+from models.bilateral_trade.params import Params
 from models.bilateral_trade.result import (
     BenchmarkSummary,
     DistributionSummary,
     LearnerCurves,
     LearnerSummary,
+    PhaseRegret,
     PhaseSpan,
     PriceCouple,
     Result,
@@ -23,21 +36,14 @@ from models.bilateral_trade.result import (
 from models.bilateral_trade.scenarios import build_distribution
 from models.bilateral_trade.schedule import LearnerSettings
 from models.common.contract import Progress
+from models.common.progress import MonotoneProgress
 
-__all__ = ["LEARNER_LABELS", "run"]
+__all__ = ["run"]
 
-LEARNER_LABELS = {
-    "fixed_price": "Best fixed price (WBB oracle)",
-    "wbb_one_bit": "WBB explore-then-commit, one-bit",
-    "wbb_two_bit": "WBB explore-then-commit, two-bit",
-    "gbb_one_bit": "GBB three-phase learner, one-bit (the paper)",
-    "gbb_full": "GBB learner, full feedback (reference)",
-}
-# the two-bit learner draws its exploration plan from the one-bit learner's seed: both post the
-# same exploration couples, so their regret gap is what the second feedback bit buys
-_SEED_OF = {"wbb_two_bit": "wbb_one_bit"}
 _CHECKPOINTS = 200
 _HEATMAP_BINS = 20
+_GRID_OFFSET_STREAM = 7919  # the seeds' grid offsets come from their own stream
+_WIN_FIT_POINTS = 4  # horizons (the largest ones) of the fit that extrapolates the winning horizon
 
 
 def _couples(solution: GbbSolution | None) -> list[PriceCouple]:
@@ -61,6 +67,11 @@ def _benchmark_summary(b: BenchmarkValues) -> BenchmarkSummary:
         wbb_grid=b.wbb_grid,
         gbb=b.gbb,
         gbb_method=b.gbb_method,
+        gbb_lower=b.bracket.lower,
+        gbb_upper=b.bracket.upper,
+        gbb_lower_method=b.bracket.lower_method,
+        gbb_upper_method=b.bracket.upper_method,
+        gbb_multiplier=b.bracket.multiplier,
         gbb_lp=b.gbb_lp.value,
         lp_grid_size=b.grid_size,
         lp_support=_couples(b.gbb_lp),
@@ -75,11 +86,19 @@ def _benchmark_summary(b: BenchmarkValues) -> BenchmarkSummary:
 
 def _distribution_summary(kind: str, dist: ValuationDistribution) -> DistributionSummary:
     bound = dist.density_bound()
+    bounded = math.isfinite(bound)
+    badge = (
+        f"density bounded ({bound:.3g}): the T^(3/4) guarantee applies"
+        if bounded
+        else "density unbounded: the T^(3/4) guarantee does not apply"
+    )
     return DistributionSummary(
         kind=kind,
         label=dist.label,
-        density_bound=None if math.isinf(bound) else bound,
+        density_bound=bound if bounded else None,
         discrete=dist.is_discrete(),
+        guarantee_applies=bounded,
+        badge=badge,
     )
 
 
@@ -101,127 +120,183 @@ def _heatmap(run: LearnerRun) -> list[list[float]]:
     return (counts / max(len(run.seller_price), 1)).tolist()
 
 
-def run(params: Params, progress: Progress) -> Result:
-    """Compute the benchmarks, then run each learner for every horizon of the doubling grid and seed."""
-    dist = build_distribution(params.distribution)
-    progress(0.01, "computing benchmarks (exact forms and the K-grid LP)")
-    bench = compute_benchmarks(dist, params.grid_size)
+@dataclass
+class _Tally:
+    """Everything one learner accumulates over seeds and horizons."""
+
+    scan_gbb: list[list[float]] = field(default_factory=list)  # [seed][horizon]
+    scan_wbb: list[list[float]] = field(default_factory=list)
+    scan_profit: list[list[float]] = field(default_factory=list)
+    curve_gbb: list[list[float]] = field(default_factory=list)  # [seed][checkpoint]
+    curve_wbb: list[list[float]] = field(default_factory=list)
+    curve_profit: list[list[float]] = field(default_factory=list)
+    regret_sum: np.ndarray | None = None  # sum over seeds of the per-round regret at T
+    phase_regret: list[dict[str, float]] = field(default_factory=list)
+    final_gft: list[float] = field(default_factory=list)
+    guard: list[float] = field(default_factory=list)
+    product_form: list[bool] = field(default_factory=list)
+    min_profit: float = 0.0
+    phases: list[PhaseSpan] = field(default_factory=list)
+    grid_points: int = 0
+    heatmap: list[list[float]] = field(default_factory=list)
+
+    def add_final(self, outcome: LearnerRun, bench: BenchmarkValues, checkpoints: np.ndarray) -> None:
+        """Record the run at the largest horizon T."""
+        regret_gbb = outcome.regret(bench.gbb)
+        index = checkpoints - 1
+        self.curve_gbb.append(regret_gbb[index].tolist())
+        self.curve_wbb.append(outcome.regret(bench.wbb)[index].tolist())
+        self.curve_profit.append(outcome.cumulative_profit()[index].tolist())
+        self.regret_sum = regret_gbb if self.regret_sum is None else self.regret_sum + regret_gbb
+        self.phase_regret.append(outcome.regret_by_phase(bench.gbb))
+        self.final_gft.append(float(outcome.expected_gft.mean()))
+        self.guard.append(float(np.count_nonzero(outcome.phase == GUARD)))
+        if outcome.product_form is not None:
+            self.product_form.append(outcome.product_form)
+        if not self.phases:
+            self.phases = [PhaseSpan(**span) for span in phase_spans(outcome.phase)]  # type: ignore[arg-type]
+            self.grid_points = outcome.grid_points
+
+
+def _simulate(
+    params: Params,
+    dist: ValuationDistribution,
+    bench: BenchmarkValues,
+    progress: MonotoneProgress,
+    heatmap_learner: str,
+) -> tuple[dict[str, _Tally], list[int], np.ndarray, list[float]]:
+    """Every learner on every horizon of the doubling grid and every seed (common random numbers:
+    the learners of one seed and horizon read the same valuation pools and grid offset)."""
     adv = params.advanced
     settings = LearnerSettings(
         adv.grid_points, adv.explore_scale, adv.beta_scale, adv.confidence_scale, adv.batch_growth
     )
     horizons = horizon_grid(params.horizon, adv.min_horizon_exponent)
     checkpoints = np.unique(np.linspace(0, params.horizon, _CHECKPOINTS + 1)[1:].astype(int))
+    tallies: dict[str, _Tally] = {name: _Tally() for name in params.learners}
     total_work = sum(horizons) * params.seeds * len(params.learners)
     work_done = 0
-    per_learner: dict[str, dict[str, list[list[float]]]] = {
-        name: {"scan_gbb": [], "scan_wbb": [], "scan_profit": []} for name in params.learners
-    }
-    curves: dict[str, dict[str, list[list[float]]]] = {
-        name: {"gbb": [], "wbb": [], "profit": []} for name in params.learners
-    }
-    final: dict[str, dict[str, list[float]]] = {
-        name: {"gbb": [], "wbb": [], "profit": [], "gft": [], "guard": []} for name in params.learners
-    }
-    product_form: dict[str, list[bool]] = {name: [] for name in params.learners}
-    phases: dict[str, list[PhaseSpan]] = {}
-    grid_points: dict[str, int] = {}
-    heatmap_learner = next(
-        (n for n in ("gbb_one_bit", "gbb_full") if n in params.learners), params.learners[0]
-    )
-    heatmap: list[list[float]] = []
-    min_profit = {name: 0.0 for name in params.learners}
-
+    offsets = []
     for seed_index in range(params.seeds):
-        scan: dict[str, dict[str, list[float]]] = {
-            name: {"gbb": [], "wbb": [], "profit": []} for name in params.learners
+        offset = float(np.random.default_rng([params.seed, seed_index, _GRID_OFFSET_STREAM]).random())
+        offsets.append(offset)
+        scans: dict[str, tuple[list[float], list[float], list[float]]] = {
+            name: ([], [], []) for name in params.learners
         }
         for horizon in horizons:
             pool_rng = np.random.default_rng([params.seed, seed_index, horizon])
             pools = (dist.sample(pool_rng, horizon), dist.sample(pool_rng, horizon))
             for name in params.learners:
-                learner_rng = np.random.default_rng(
-                    [params.seed, seed_index, horizon, LEARNER_NAMES.index(_SEED_OF.get(name, name)) + 1]
-                )
-                outcome = run_learner(name, dist, pools, learner_rng, settings, bench.fixed_price_x)
-                regret_gbb, regret_wbb = outcome.regret(bench.gbb), outcome.regret(bench.wbb)
+                spec = LEARNERS[name]
+                learner_rng = np.random.default_rng([params.seed, seed_index, horizon, spec.stream])
+                outcome = run_learner(name, dist, pools, learner_rng, settings, bench.fixed_price_x, offset)
+                tally = tallies[name]
                 profit = outcome.cumulative_profit()
-                min_profit[name] = min(min_profit[name], float(profit.min(initial=0.0)))
-                scan[name]["gbb"].append(float(regret_gbb[-1]))
-                scan[name]["wbb"].append(float(regret_wbb[-1]))
-                scan[name]["profit"].append(float(profit[-1]))
+                tally.min_profit = min(tally.min_profit, float(profit.min(initial=0.0)))
+                scan_gbb, scan_wbb, scan_profit = scans[name]
+                scan_gbb.append(float(outcome.regret(bench.gbb)[-1]))
+                scan_wbb.append(float(outcome.regret(bench.wbb)[-1]))
+                scan_profit.append(float(profit[-1]))
                 if horizon == params.horizon:
-                    index = checkpoints - 1
-                    curves[name]["gbb"].append(regret_gbb[index].tolist())
-                    curves[name]["wbb"].append(regret_wbb[index].tolist())
-                    curves[name]["profit"].append(profit[index].tolist())
-                    record = final[name]
-                    record["gbb"].append(float(regret_gbb[-1]))
-                    record["wbb"].append(float(regret_wbb[-1]))
-                    record["profit"].append(float(profit[-1]))
-                    record["gft"].append(float(outcome.expected_gft.mean()))
-                    record["guard"].append(float(np.count_nonzero(outcome.phase == GUARD)))
-                    if "product_form" in outcome.info:
-                        product_form[name].append(bool(outcome.info["product_form"]))
-                    if seed_index == 0:
-                        phases[name] = [PhaseSpan(**span) for span in phase_spans(outcome.phase)]  # type: ignore[arg-type]
-                        grid_points[name] = int(outcome.info.get("grid_points", 0))  # type: ignore[call-overload]
-                        if name == heatmap_learner:
-                            heatmap = _heatmap(outcome)
+                    tally.add_final(outcome, bench, checkpoints)
+                    if seed_index == 0 and name == heatmap_learner:
+                        tally.heatmap = _heatmap(outcome)
                 work_done += horizon
                 progress(
-                    min(0.99, 0.02 + 0.97 * work_done / total_work),
+                    work_done / total_work,
                     f"seed {seed_index + 1}/{params.seeds}: {name} done for T = {horizon}",
                 )
-        for name in params.learners:
-            per_learner[name]["scan_gbb"].append(scan[name]["gbb"])
-            per_learner[name]["scan_wbb"].append(scan[name]["wbb"])
-            per_learner[name]["scan_profit"].append(scan[name]["profit"])
+        for learner, (scan_gbb, scan_wbb, scan_profit) in scans.items():
+            tallies[learner].scan_gbb.append(scan_gbb)
+            tallies[learner].scan_wbb.append(scan_wbb)
+            tallies[learner].scan_profit.append(scan_profit)
+    return tallies, horizons, checkpoints, offsets
 
-    learners: dict[str, LearnerSummary] = {}
-    learner_curves: dict[str, LearnerCurves] = {}
-    for name in params.learners:
-        mean_gbb = np.mean(per_learner[name]["scan_gbb"], axis=0).tolist()
-        mean_wbb = np.mean(per_learner[name]["scan_wbb"], axis=0).tolist()
-        record = final[name]
-        learners[name] = LearnerSummary(
-            label=LEARNER_LABELS[name],
-            final_regret_vs_gbb=float(np.mean(record["gbb"])),
-            final_regret_vs_wbb=float(np.mean(record["wbb"])),
-            regret_slope_vs_gbb=fit_slope(horizons, mean_gbb),
-            regret_slope_vs_wbb=fit_slope(horizons, mean_wbb),
-            min_cumulative_profit=min_profit[name],
-            final_cumulative_profit=float(np.mean(record["profit"])),
-            average_gft=float(np.mean(record["gft"])),
-            grid_points=grid_points[name],
-            guard_rounds=float(np.mean(record["guard"])),
-            phases=phases[name],
-            notes=_notes(product_form[name]),
-        )
-        learner_curves[name] = LearnerCurves(
-            regret_vs_gbb=curves[name]["gbb"],
-            regret_vs_wbb=curves[name]["wbb"],
-            cumulative_profit=curves[name]["profit"],
-            scan_regret_vs_gbb=mean_gbb,
-            scan_regret_vs_wbb=mean_wbb,
-            scan_per_seed_vs_gbb=per_learner[name]["scan_gbb"],
-            scan_per_seed_vs_wbb=per_learner[name]["scan_wbb"],
-            scan_profit=per_learner[name]["scan_profit"],
-        )
+
+def _summary(
+    name: str, tally: _Tally, horizons: list[int], bench: BenchmarkValues, seeds: int
+) -> LearnerSummary:
+    """One learner's table row: seed means, median and IQR of the per-seed slopes, the crossing."""
+    spec = LEARNERS[name]
+    slopes = [fit_slope(horizons, per_seed) for per_seed in tally.scan_gbb]
+    finite = [s for s in slopes if s is not None]
+    mean_gbb = np.mean(tally.scan_gbb, axis=0).tolist()
+    gap = bench.gbb - bench.fixed_price
+    crossing = None
+    if tally.regret_sum is not None and name != "fixed_price":
+        crossing = crossing_round(tally.regret_sum / seeds, gap)
+    fit = fit_power_law(horizons[-_WIN_FIT_POINTS:], mean_gbb[-_WIN_FIT_POINTS:])
+    phase_means = {key: float(np.mean([p[key] for p in tally.phase_regret])) for key in tally.phase_regret[0]}
+    return LearnerSummary(
+        label=spec.label,
+        family=spec.family,
+        final_regret_vs_gbb=float(np.mean([s[-1] for s in tally.scan_gbb])),
+        final_regret_vs_wbb=float(np.mean([s[-1] for s in tally.scan_wbb])),
+        regret_slope_vs_gbb=float(np.median(finite)) if finite else None,
+        regret_slope_iqr=(float(np.percentile(finite, 25)), float(np.percentile(finite, 75)))
+        if finite
+        else None,
+        regret_slopes_per_seed=slopes,
+        regret_slope_vs_wbb=fit_slope(horizons, np.mean(tally.scan_wbb, axis=0).tolist()),
+        regret_by_phase=PhaseRegret(**phase_means),
+        crossing_round=crossing,
+        win_horizon=None if fit is None or name == "fixed_price" else win_horizon(fit[0], fit[1], gap),
+        win_horizon_at_rate=None
+        if name == "fixed_price"
+        else win_horizon_at_rate(horizons[-1], float(np.mean([s[-1] for s in tally.scan_gbb])), gap),
+        min_cumulative_profit=tally.min_profit,
+        final_cumulative_profit=float(np.mean([s[-1] for s in tally.scan_profit])),
+        average_gft=float(np.mean(tally.final_gft)),
+        grid_points=tally.grid_points,
+        guard_rounds=float(np.mean(tally.guard)),
+        phases=tally.phases,
+        notes=_notes(tally.product_form),
+    )
+
+
+def _curves(tally: _Tally) -> LearnerCurves:
+    return LearnerCurves(
+        regret_vs_gbb=tally.curve_gbb,
+        regret_vs_wbb=tally.curve_wbb,
+        cumulative_profit=tally.curve_profit,
+        scan_regret_vs_gbb=np.mean(tally.scan_gbb, axis=0).tolist(),
+        scan_regret_vs_wbb=np.mean(tally.scan_wbb, axis=0).tolist(),
+        scan_per_seed_vs_gbb=tally.scan_gbb,
+        scan_per_seed_vs_wbb=tally.scan_wbb,
+        scan_profit=tally.scan_profit,
+    )
+
+
+def run(params: Params, progress: Progress) -> Result:
+    """Benchmarks (with the certified GBB bracket), then each learner on every horizon and seed."""
+    monotone = MonotoneProgress(progress)
+    dist = build_distribution(params.distribution)
+    monotone(0.0, "computing benchmarks (exact forms, the grid LP and the certified GBB bracket)")
+    bench = compute_benchmarks(dist, params.grid_size)
+    heatmap_learner = next(
+        (n for n in ("gbb_one_bit", "gbb_one_bit_paper", "gbb_full") if n in params.learners),
+        params.learners[0],
+    )
+    tallies, horizons, checkpoints, offsets = _simulate(
+        params, dist, bench, MonotoneProgress(monotone.stage(0.05, 0.98)), heatmap_learner
+    )
+    monotone(0.98, "summarising regret, slopes and phases")
+    learners = {name: _summary(name, t, horizons, bench, params.seeds) for name, t in tallies.items()}
     sample_s, sample_b = dist.sample(np.random.default_rng([params.seed, 99]), 1500)
-    progress(1.0, "done")
+    monotone(1.0, "done")
     return Result(
         distribution=_distribution_summary(params.distribution.kind, dist),
         benchmarks=_benchmark_summary(bench),
         learners=learners,
         horizon=params.horizon,
         seeds=params.seeds,
+        grid_offsets=offsets,
         checkpoints=checkpoints.tolist(),
-        curves=learner_curves,
+        curves={name: _curves(t) for name, t in tallies.items()},
         scan_horizons=horizons,
         heatmap_learner=heatmap_learner,
         heatmap_edges=np.linspace(0.0, 1.0, _HEATMAP_BINS + 1).tolist(),
-        heatmap_counts=heatmap,
+        heatmap_counts=tallies[heatmap_learner].heatmap,
         valuation_sample=[
             (round(float(s), 5), round(float(b), 5)) for s, b in zip(sample_s, sample_b, strict=True)
         ],

@@ -15,14 +15,8 @@ from models.bilateral_trade.benchmarks import (
     two_pair_optimum,
 )
 from models.bilateral_trade.distributions import RectangleMixture, gft_table
-from models.bilateral_trade.params import DistributionParams
-from models.bilateral_trade.scenarios import build_distribution
-
-KINDS = ["uniform", "factor_two", "two_markets", "two_squares", "gaussian_copula", "rectangles"]
-
-
-def _dist(kind: str, **extra: object):
-    return build_distribution(DistributionParams(kind=kind, **extra))  # type: ignore[arg-type]
+from tests.models.bilateral_trade.conftest import KINDS
+from tests.models.bilateral_trade.conftest import make_dist as _dist
 
 
 def test_independent_uniform_closed_forms() -> None:

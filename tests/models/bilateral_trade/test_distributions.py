@@ -9,14 +9,9 @@ import pytest
 
 from models.bilateral_trade.benchmarks import price_grid
 from models.bilateral_trade.distributions import gft_table
-from models.bilateral_trade.params import DistributionParams, RectangleParams
-from models.bilateral_trade.scenarios import build_distribution
-
-KINDS = ["uniform", "factor_two", "two_markets", "two_squares", "gaussian_copula", "rectangles"]
-
-
-def _dist(kind: str, **extra: object):
-    return build_distribution(DistributionParams(kind=kind, **extra))  # type: ignore[arg-type]
+from models.bilateral_trade.params import RectangleParams
+from tests.models.bilateral_trade.conftest import KINDS
+from tests.models.bilateral_trade.conftest import make_dist as _dist
 
 
 @pytest.mark.parametrize("kind", KINDS)

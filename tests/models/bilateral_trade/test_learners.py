@@ -12,20 +12,11 @@ from models.bilateral_trade.learners_gbb import line_estimates, line_radius, tra
 from models.bilateral_trade.market import Market
 from models.bilateral_trade.params import DistributionParams, Params
 from models.bilateral_trade.run import run
-from models.bilateral_trade.scenarios import build_distribution
 from models.bilateral_trade.schedule import LearnerSettings, make_schedule
 from models.common import no_progress
-
-KINDS = ["uniform", "factor_two", "two_markets", "two_squares", "gaussian_copula", "rectangles"]
-
-
-def _dist(kind: str):
-    return build_distribution(DistributionParams(kind=kind))  # type: ignore[arg-type]
-
-
-def _pools(dist, horizon: int, seed: int):
-    rng = np.random.default_rng(seed)
-    return dist.sample(rng, horizon), dist.sample(rng, horizon)
+from tests.models.bilateral_trade.conftest import KINDS
+from tests.models.bilateral_trade.conftest import make_dist as _dist
+from tests.models.bilateral_trade.conftest import make_pools as _pools
 
 
 @pytest.mark.parametrize("kind", ["uniform", "two_markets", "gaussian_copula"])

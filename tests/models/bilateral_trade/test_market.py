@@ -7,16 +7,9 @@ import pytest
 
 from models.bilateral_trade.distributions import EPS
 from models.bilateral_trade.market import EXPLOIT, GUARD, Market
-from models.bilateral_trade.params import DistributionParams
-from models.bilateral_trade.scenarios import build_distribution
+from tests.models.bilateral_trade.conftest import make_pools as _pools
 
 MARGIN = 1e-9
-
-
-def _pools(kind: str, horizon: int, seed: int):
-    dist = build_distribution(DistributionParams(kind=kind))  # type: ignore[arg-type]
-    rng = np.random.default_rng(seed)
-    return dist.sample(rng, horizon), dist.sample(rng, horizon)
 
 
 def _reference(p, q, fallback, pools, budget, limit):

@@ -9,6 +9,7 @@ import pytest
 from pydantic import ValidationError
 
 from models.bilateral_trade import SPEC
+from models.bilateral_trade.learners import LEARNERS
 from models.bilateral_trade.params import Params
 from models.common import Cancelled, MethodInputError, no_progress
 
@@ -20,35 +21,69 @@ def _run(**overrides: object):
 
 
 def test_cli_contract_names_are_top_level() -> None:
-    result = _run(
-        distribution={"kind": "factor_two", "eta": 0.01},
-        learners=["fixed_price", "wbb_one_bit", "gbb_one_bit"],
-    )
+    learners = ["fixed_price", "wbb_one_bit", "gbb_one_bit", "gbb_one_bit_paper"]
+    result = _run(distribution={"kind": "factor_two", "eta": 0.01}, learners=learners)
     dumped = result.model_dump(mode="json")
-    for key in ("first_best", "fixed_price", "wbb", "gbb"):
+    for key in ("first_best", "fixed_price", "wbb", "gbb", "gbb_lower", "gbb_upper"):
         assert isinstance(dumped["benchmarks"][key], float)
-    assert set(dumped["learners"]) == {"fixed_price", "wbb_one_bit", "gbb_one_bit"}
+    assert set(dumped["learners"]) == set(learners)
     for summary in dumped["learners"].values():
         for key in (
             "final_regret_vs_gbb",
             "final_regret_vs_wbb",
             "regret_slope_vs_gbb",
+            "regret_slope_iqr",
+            "crossing_round",
             "min_cumulative_profit",
         ):
             assert key in summary
+        assert set(summary["regret_by_phase"]) == {"collection", "exploration", "exploitation", "guard"}
+        assert sum(summary["regret_by_phase"].values()) == pytest.approx(summary["final_regret_vs_gbb"])
         assert summary["min_cumulative_profit"] >= 0.0
     bench = dumped["benchmarks"]
-    assert bench["gbb"] == pytest.approx(0.245 * 2 * 1.02 / 1.06)
+    exact = 0.245 * 2 * 1.02 / 1.06
+    assert bench["gbb"] == pytest.approx(exact) and bench["gbb"] == bench["gbb_lower"]
+    assert bench["gbb_lower"] == pytest.approx(exact) and bench["gbb_upper"] == pytest.approx(exact)
     assert bench["fixed_le_gbb"] and bench["gbb_le_first_best"] and bench["gbb_le_twice_fixed"]
     assert dumped["distribution"]["density_bound"] is None  # atoms: infinite
+    assert not dumped["distribution"]["guarantee_applies"]
 
 
-def test_default_params_are_valid_and_fast_to_describe() -> None:
+def _check_examples(examples: dict[str, dict[str, object]]) -> None:
+    """Every named example validates, and keeps the values it names (nothing silently dropped)."""
+    for label, example in examples.items():
+        try:
+            params = Params.model_validate(example)
+        except ValidationError as error:
+            pytest.fail(f"example {label!r} is invalid: {error}")
+        dumped = params.model_dump(mode="json")
+        for key, value in example.items():
+            if isinstance(value, dict):
+                assert {k: dumped[key][k] for k in value} == value, (label, key)
+            else:
+                assert dumped[key] == value, (label, key)
+
+
+def test_default_params_and_every_example_are_valid() -> None:
     params = Params()
-    assert params.horizon == 65536 and params.distribution.kind == "two_markets"
+    assert params.horizon == 1 << 20 and params.seeds == 5 and params.distribution.kind == "two_markets"
+    assert params.learners == list(LEARNERS)
     assert SPEC.order == 3 and SPEC.name == "bilateral_trade"
-    for label, example in SPEC.examples().items():  # type: ignore[misc]
-        Params.model_validate(example), label
+    assert SPEC.examples is not None
+    _check_examples(dict(SPEC.examples()))
+
+
+def test_the_example_check_fails_on_a_broken_example() -> None:
+    """The check above can fail: an example with an unknown learner is reported by its name."""
+    broken = {"Broken": {"horizon": 4096, "learners": ["magic"]}}
+    with pytest.raises(pytest.fail.Exception, match="example 'Broken' is invalid"):
+        _check_examples(broken)
+
+
+def test_input_summary_names_distribution_horizon_and_seeds() -> None:
+    assert SPEC.input_summary is not None
+    assert SPEC.input_summary(Params()) == "two_markets, T = 2^20, 5 seeds"
+    assert SPEC.input_summary(Params(horizon=3000, seeds=2)) == "two_markets, T = 3,000, 2 seeds"
 
 
 def test_runs_are_deterministic_given_the_seed() -> None:
@@ -62,7 +97,7 @@ def test_runs_are_deterministic_given_the_seed() -> None:
 def test_regret_csv_rows() -> None:
     result = _run(learners=["gbb_one_bit", "wbb_one_bit"])
     files = result.artifacts()
-    assert set(files) == {"regret.csv"}
+    assert set(files) == {"regret.csv", "phases.csv"}
     rows = list(csv.DictReader(io.StringIO(files["regret.csv"].content.decode())))
     assert set(rows[0]) == {
         "T",
@@ -89,6 +124,7 @@ def test_figures_are_complete_and_labelled() -> None:
         "regret_vs_gbb",
         "regret_vs_wbb",
         "regret_loglog",
+        "regret_by_phase",
         "cumulative_profit",
         "price_heatmap",
         "valuations",

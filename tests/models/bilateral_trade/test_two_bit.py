@@ -11,21 +11,10 @@ from models.bilateral_trade.distributions import gft_table
 from models.bilateral_trade.experiment import run_learner
 from models.bilateral_trade.learners_two_bit import two_bit_design, two_bit_estimates
 from models.bilateral_trade.market import EXPLOIT, EXPLORE, Market
-from models.bilateral_trade.params import DistributionParams
-from models.bilateral_trade.scenarios import build_distribution
 from models.bilateral_trade.schedule import LearnerSettings, make_schedule
-
-KINDS = ["uniform", "factor_two", "two_markets", "two_squares", "gaussian_copula", "rectangles"]
-DEPENDENT = ["factor_two", "two_markets", "two_squares", "rectangles"]
-
-
-def _dist(kind: str):
-    return build_distribution(DistributionParams(kind=kind))  # type: ignore[arg-type]
-
-
-def _pools(dist, horizon: int, seed: int):
-    rng = np.random.default_rng(seed)
-    return dist.sample(rng, horizon), dist.sample(rng, horizon)
+from tests.models.bilateral_trade.conftest import DEPENDENT, KINDS
+from tests.models.bilateral_trade.conftest import make_dist as _dist
+from tests.models.bilateral_trade.conftest import make_pools as _pools
 
 
 def _exact(dist, grid: np.ndarray) -> dict[str, np.ndarray]:
