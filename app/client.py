@@ -8,7 +8,7 @@ from typing import Any
 import httpx
 
 __all__ = ["BackendError", "BackendUnavailable", "artifact_bytes", "backend_url", "cancel", "examples",
-           "export_zip", "health", "job", "jobs", "method", "methods", "submit"]
+           "export_zip", "health", "job", "jobs", "method", "methods", "resource", "submit"]
 
 TIMEOUT = httpx.Timeout(30.0, connect=3.0)
 
@@ -60,6 +60,10 @@ def examples(name: str) -> dict[str, dict[str, Any]]:
     return dict(_request("GET", f"/api/methods/{name}/examples").json())
 
 
+def resource(name: str, key: str) -> Any:
+    return _request("GET", f"/api/methods/{name}/resources/{key}").json()
+
+
 def submit(method_name: str, params: dict[str, Any], owner: str = "") -> str:
     body = {"method": method_name, "params": params, "owner": owner}
     return str(_request("POST", "/api/jobs", json=body).json()["id"])
@@ -73,10 +77,12 @@ def cancel(job_id: str) -> str:
     return str(_request("DELETE", f"/api/jobs/{job_id}").json()["status"])
 
 
-def jobs(method_name: str, owner: str | None = None, limit: int = 20) -> list[dict[str, Any]]:
+def jobs(method_name: str, owner: str | None = None, limit: int = 20, verdict: str | None = None) -> list[dict[str, Any]]:
     query: dict[str, Any] = {"method": method_name, "limit": limit}
     if owner:
         query["owner"] = owner
+    if verdict:
+        query["verdict"] = verdict
     return list(_request("GET", "/api/jobs", params=query).json()["data"])
 
 

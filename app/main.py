@@ -8,6 +8,7 @@ from pathlib import Path
 import streamlit as st
 
 from app import client
+from app.components.widgets import methods
 
 PAGES_DIR = Path(__file__).resolve().parent / "pages"
 
@@ -17,7 +18,7 @@ def navigation_pages() -> dict[str, list[st.Page]]:
     sections: dict[str, list[st.Page]] = defaultdict(list)
     sections["Method Playground"].append(st.Page(str(PAGES_DIR / "home.py"), title="Home", icon="🏠", default=True))
     try:
-        listing = client.methods()
+        listing = methods()
     except (client.BackendUnavailable, client.BackendError):
         listing = []
     for method in listing:

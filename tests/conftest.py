@@ -6,18 +6,18 @@ import os
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")  # before numpy/torch are imported anywhere
 
-import socket
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 import uvicorn
 from fastapi.testclient import TestClient
 
+from backend.devstack import free_port, wait_http
 from backend.main import create_app
 from backend.settings import Settings
 
@@ -60,36 +60,30 @@ def wait_for(client: TestClient, job_id: str, statuses: set[str], timeout_s: flo
     raise AssertionError(f"job {job_id} did not reach {statuses}; last: {job}")
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-@pytest.fixture(scope="session")
-def live_backend(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The real backend on a free port (inline executor, temp SQLite); sets BACKEND_URL."""
-    settings = make_settings(tmp_path_factory.mktemp("live"), executor="inline")
+@contextmanager
+def served(settings: Settings) -> Iterator[str]:
+    """The real app in a uvicorn thread on a free port, BACKEND_URL pointing at it; fails if it never answers."""
     port = free_port()
     server = uvicorn.Server(uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(url + "/healthz", timeout=1).status_code == 200:
-                break
-        except httpx.TransportError:
-            time.sleep(0.1)
-    else:
-        raise RuntimeError("the live backend did not start")
     previous = os.environ.get("BACKEND_URL")
-    os.environ["BACKEND_URL"] = url
-    yield url
-    if previous is None:
-        os.environ.pop("BACKEND_URL", None)
-    else:
-        os.environ["BACKEND_URL"] = previous
-    server.should_exit = True
-    thread.join(10)
+    try:
+        wait_http(url + "/healthz", timeout_s=120)
+        os.environ["BACKEND_URL"] = url
+        yield url
+    finally:
+        if previous is None:
+            os.environ.pop("BACKEND_URL", None)
+        else:
+            os.environ["BACKEND_URL"] = previous
+        server.should_exit = True
+        thread.join(10)
+
+
+@pytest.fixture(scope="session")
+def live_backend(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The real backend on a free port (inline executor, temp SQLite); sets BACKEND_URL."""
+    with served(make_settings(tmp_path_factory.mktemp("live"), executor="inline")) as url:
+        yield url

@@ -1,10 +1,29 @@
-"""Shared widgets: every method page is a thin composition of these."""
+"""The page kit: every method page is a thin composition of these."""
 
 from app.components.banner import backend_banner
-from app.components.history import history_panel
+from app.components.history import history_panel, verdict_of
+from app.components.identity import owner_id
 from app.components.jobview import TERMINAL, JobView
-from app.components.page import examples, method_page, page_header
-from app.components.results import downloads_panel, show_figures, show_metrics
+from app.components.page import method_page, page_header, show_job
+from app.components.results import downloads_panel, show_figures, show_metrics, verdict_banner
+from app.components.widgets import (
+    CUSTOM,
+    KitInputError,
+    apply_params,
+    example_picker,
+    examples,
+    field_schema,
+    mark,
+    method_info,
+    methods,
+    param_key,
+    param_widget,
+    pending_input_errors,
+    resource,
+    table,
+)
 
-__all__ = ["TERMINAL", "JobView", "backend_banner", "downloads_panel", "examples", "history_panel",
-           "method_page", "page_header", "show_figures", "show_metrics"]
+__all__ = ["CUSTOM", "TERMINAL", "JobView", "KitInputError", "apply_params", "backend_banner", "downloads_panel",
+           "example_picker", "examples", "field_schema", "history_panel", "mark", "method_info", "method_page",
+           "methods", "owner_id", "page_header", "param_key", "param_widget", "pending_input_errors", "resource",
+           "show_figures", "show_job", "show_metrics", "table", "verdict_banner", "verdict_of"]

@@ -29,6 +29,10 @@ class JobView:
     artifacts: list[str] = field(default_factory=list)
     error: str | None = None
     created_at: str = ""
+    started_at: str = ""
+    finished_at: str = ""
+    summary: str = ""
+    verdict: dict[str, Any] | None = None
 
     @classmethod
     def from_api(cls, payload: dict[str, Any]) -> JobView:
@@ -38,8 +42,27 @@ class JobView:
             params=payload.get("params") or {}, result=payload.get("result") or {},
             metrics=payload.get("metrics") or {}, figure_json=payload.get("figures") or {},
             artifacts=list(payload.get("artifacts") or []), error=payload.get("error"),
-            created_at=str(payload.get("created_at") or ""),
+            created_at=str(payload.get("created_at") or ""), started_at=str(payload.get("started_at") or ""),
+            finished_at=str(payload.get("finished_at") or ""), summary=str(payload.get("summary") or ""),
+            verdict=payload.get("verdict"),
         )
+
+    @property
+    def seconds(self) -> float | None:
+        """Wall time from start to finish, when both are known."""
+        if not self.started_at or not self.finished_at:
+            return None
+        from datetime import datetime
+
+        try:
+            return (datetime.fromisoformat(self.finished_at) - datetime.fromisoformat(self.started_at)).total_seconds()
+        except ValueError:
+            return None
+
+    @property
+    def file_prefix(self) -> str:
+        """`<method>-<short id>`: download names that keep the files of different runs apart."""
+        return f"{self.method}-{self.id[:8]}"
 
     @property
     def done(self) -> bool:

@@ -1,8 +1,11 @@
-"""method_page: title and citation, controls, Run with live progress, results, downloads, history."""
+"""method_page: header, controls and Run, the run being shown (by id), its verdict and results, history.
+
+A run is addressed by its id: the page shows exactly the job whose id it holds, the URL carries it
+(`?job=<id>`, shareable), and opening such a URL restores the run's inputs into the controls.
+"""
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Callable
 from typing import Any
 
@@ -11,38 +14,20 @@ import streamlit as st
 from app import client
 from app.components.banner import backend_banner
 from app.components.history import history_panel
+from app.components.identity import owner_id
 from app.components.jobview import JobView
-from app.components.results import downloads_panel, show_figures, show_metrics
+from app.components.results import downloads_panel, show_figures, show_metrics, verdict_banner
+from app.components.widgets import apply_params, draw_example_picker, method_info, pending_input_errors
 
-__all__ = ["examples", "method_page", "page_header"]
+__all__ = ["method_page", "page_header", "show_job"]
 
 POLL_SECONDS = 0.7
-
-
-def _owner() -> str:
-    if "owner" not in st.session_state:
-        st.session_state["owner"] = uuid.uuid4().hex[:16]
-    return str(st.session_state["owner"])
-
-
-@st.cache_data(ttl=30, show_spinner=False)
-def _method_info(name: str) -> dict[str, Any]:
-    return client.method(name)
-
-
-@st.cache_data(ttl=300, show_spinner=False)
-def examples(name: str) -> dict[str, dict[str, Any]]:
-    """The method's named example inputs, from the model server (empty when it is down)."""
-    try:
-        return client.examples(name)
-    except (client.BackendUnavailable, client.BackendError):
-        return {}
 
 
 def page_header(name: str) -> dict[str, Any] | None:
     """Title, citation, summary and the About expander; None (with a banner) when the server is down."""
     try:
-        info = _method_info(name)
+        info = method_info(name)
     except client.BackendUnavailable as exc:
         st.title(name.replace("_", " ").capitalize())
         backend_banner(str(exc))
@@ -67,9 +52,40 @@ def _load_job(job_id: str, full: bool) -> JobView | None:
     try:
         return JobView.from_api(client.job(job_id, full=full))
     except client.BackendError as exc:
-        if exc.status_code == 404:
+        if exc.status_code in (404, 422):
             return None
         raise
+
+
+def show_job(name: str, job_id: str | None, *, restore_inputs: bool) -> None:
+    """Make `job_id` the run this page shows (None: none); the URL follows; optionally restore its inputs."""
+    state_key = f"job:{name}"
+    if job_id is None:
+        st.session_state.pop(state_key, None)
+        st.query_params.pop("job", None)
+        return
+    st.session_state[state_key] = job_id
+    st.session_state[f"linked:{name}"] = job_id
+    st.query_params["job"] = job_id
+    if restore_inputs:
+        job = _load_job(job_id, full=False)
+        if job is not None and job.method == name:
+            apply_params(name, job.params)
+
+
+def _follow_permalink(name: str) -> None:
+    """`?job=<id>` in the URL opens that run and restores its inputs (once per id)."""
+    linked = st.query_params.get("job")
+    if not linked or linked == st.session_state.get(f"linked:{name}"):
+        return
+    st.session_state[f"linked:{name}"] = linked
+    job = _load_job(str(linked), full=False)
+    if job is None or job.method != name:
+        st.warning(f"There is no run `{str(linked)[:36]}` of this method (the link may be wrong or the run deleted).")
+        st.session_state.pop(f"job:{name}", None)
+        return
+    st.session_state[f"job:{name}"] = job.id
+    apply_params(name, job.params)
 
 
 @st.fragment(run_every=POLL_SECONDS)
@@ -84,15 +100,19 @@ def _live_progress(job_id: str) -> None:
         st.rerun(scope="app")
         return
     label = "Queued, waiting for a worker…" if job.status == "queued" else (job.message or "Running…")
-    st.progress(min(max(job.progress, 0.0), 1.0), text=f"{label} ({job.progress:.0%})")
+    st.progress(min(max(job.progress, 0.0), 1.0), text=f"Run `{job.id[:8]}`: {label} ({job.progress:.0%})")
     if st.button("Cancel", key=f"cancel-{job_id}"):
         client.cancel(job_id)
         st.toast("Cancellation requested")
 
 
 def _show_outcome(job: JobView, render: Callable[[JobView], None] | None) -> None:
+    """The verdict first (in its colour), then a small status line, results and downloads."""
     if job.status == "succeeded":
-        st.success(f"Finished: run `{job.id[:8]}`")
+        verdict_banner(job)
+        seconds = f" in {job.seconds:.1f} s" if job.seconds is not None else ""
+        st.caption(f"Finished: run `{job.id[:8]}`{seconds} · started {job.created_at[:19].replace('T', ' ')} UTC · "
+                   f"[permalink](?job={job.id})")
         if render is not None:
             render(job)
         else:
@@ -100,11 +120,11 @@ def _show_outcome(job: JobView, render: Callable[[JobView], None] | None) -> Non
             show_figures(job)
         downloads_panel(job)
     elif job.status == "failed":
-        st.error(f"The run failed: {job.error}")
+        st.error(f"The run `{job.id[:8]}` failed: {job.error}")
     elif job.status == "timed_out":
-        st.error(f"{job.error}. Try smaller settings.")
+        st.error(f"Run `{job.id[:8]}`: {job.error}. Try smaller settings.")
     elif job.status == "cancelled":
-        st.warning("The run was cancelled.")
+        st.warning(f"The run `{job.id[:8]}` was cancelled.")
 
 
 def method_page(
@@ -114,40 +134,58 @@ def method_page(
     render: Callable[[JobView], None] | None = None,
     form: bool = True,
 ) -> None:
-    """The whole page of one method: header, controls + Run, live progress, result, downloads, history."""
+    """The whole page of one method: header, controls + Run, live progress, verdict and result, history."""
     info = page_header(name)
     if info is None:
         return
     state_key = f"job:{name}"
-    submitted = False
+    st.session_state["_kit_errors"] = []
+    try:
+        _follow_permalink(name)
+        current_id = st.session_state.get(state_key)
+        current = _load_job(current_id, full=False) if current_id else None
+    except client.BackendUnavailable as exc:
+        backend_banner(str(exc))
+        return
+    running = current is not None and not current.done
+    draw_example_picker(name)
     if form:
         with st.form(f"params-{name}"):
             params = controls()
-            submitted = st.form_submit_button("Run", type="primary")
+            submitted = st.form_submit_button("Run", type="primary", disabled=running,
+                                              help="A run is in progress: Cancel it or wait" if running else None)
     else:
         params = controls()
-        submitted = st.button("Run", type="primary", key=f"run-{name}")
+        submitted = st.button("Run", type="primary", key=f"run-{name}", disabled=running)
     if submitted:
-        try:
-            st.session_state[state_key] = client.submit(name, params, owner=_owner())
-        except client.BackendError as exc:
-            st.error(f"The parameters were not accepted: {exc.detail}")
-        except client.BackendUnavailable as exc:
-            backend_banner(str(exc))
-            return
-    job_id = st.session_state.get(state_key)
-    if job_id:
-        try:
-            job = _load_job(job_id, full=False)
-        except client.BackendUnavailable as exc:
-            backend_banner(str(exc))
-            return
-        if job is None:
-            st.session_state.pop(state_key, None)
-        elif not job.done:
-            _live_progress(job_id)
+        current = _submit(name, params, current)
+    if current is not None:
+        if not current.done:
+            _live_progress(current.id)
         else:
-            full = _load_job(job_id, full=True)
+            full = _load_job(current.id, full=True)
             if full is not None:
                 _show_outcome(full, render)
-    history_panel(name, state_key, _owner())
+    history_panel(name, on_select=lambda job_id: show_job(name, job_id, restore_inputs=True), owner=owner_id())
+
+
+def _submit(name: str, params: dict[str, Any], current: JobView | None) -> JobView | None:
+    """Submit the controls' params; on success the new run is the one shown, on refusal none is."""
+    errors = pending_input_errors()
+    if errors:
+        st.error("Not submitted: fix the inputs marked above.\n\n" + "\n".join(f"- {e}" for e in errors))
+        return current
+    if current is not None and not current.done:
+        st.warning(f"Run `{current.id[:8]}` is still in progress: Cancel it or wait for it.")
+        return current
+    try:
+        job_id = client.submit(name, params, owner=owner_id())
+    except client.BackendError as exc:
+        show_job(name, None, restore_inputs=False)
+        st.error(f"Not run: {exc.detail}")
+        return None
+    except client.BackendUnavailable as exc:
+        backend_banner(str(exc))
+        return None
+    show_job(name, job_id, restore_inputs=False)
+    return _load_job(job_id, full=False)

@@ -4,13 +4,23 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import pandas as pd
 import streamlit as st
 
 from app import client
 from app.components.jobview import JobView
+from app.components.widgets import table
 
-__all__ = ["downloads_panel", "show_figures", "show_metrics"]
+__all__ = ["downloads_panel", "show_figures", "show_metrics", "verdict_banner"]
+
+_BANNERS = {"success": st.success, "error": st.error, "warning": st.warning, "info": st.info}
+
+
+def verdict_banner(job: JobView) -> None:
+    """The method's verdict in its colour: a refutation is not a green success."""
+    verdict = job.verdict or {"label": "Done", "tone": "info", "detail": ""}
+    draw = _BANNERS.get(str(verdict.get("tone")), st.info)
+    detail = f": {verdict['detail']}" if verdict.get("detail") else ""
+    draw(f"**{verdict['label']}**{detail}")
 
 
 def _format(value: object) -> str:
@@ -24,8 +34,7 @@ def show_metrics(job: JobView, title: str = "Metrics") -> None:
     if not job.metrics:
         return
     st.subheader(title)
-    table = pd.DataFrame({"Metric": list(job.metrics), "Value": [_format(v) for v in job.metrics.values()]})
-    st.dataframe(table, hide_index=True, width="stretch")
+    table([{"Metric": name, "Value": _format(value)} for name, value in job.metrics.items()])
 
 
 def show_figures(job: JobView, names: Sequence[str] | None = None, columns: int = 1) -> None:
@@ -61,5 +70,5 @@ def downloads_panel(job: JobView) -> None:
         suffix = name[name.rfind("."):] if "." in name else ""
         with cells[index % len(cells)]:
             data = _export(job.id) if name == "export.zip" else _artifact(job.id, name)
-            st.download_button(f"⬇ {name}", data=data, file_name=name, mime=_MIME.get(suffix, "application/octet-stream"),
+            st.download_button(f"⬇ {name}", data=data, file_name=f"{job.file_prefix}.zip" if name == "export.zip" else f"{job.file_prefix}-{name}", mime=_MIME.get(suffix, "application/octet-stream"),
                                key=f"dl-{job.id}-{name}", width="stretch")

@@ -8,7 +8,7 @@ from pathlib import Path
 import streamlit as st
 
 from app import client
-from app.components import backend_banner
+from app.components import backend_banner, methods
 
 PAGES_DIR = Path(__file__).resolve().parent
 
@@ -24,15 +24,16 @@ def method_cards(listing: list[dict]) -> None:
     by_section: dict[str, list[dict]] = defaultdict(list)
     for method in listing:
         by_section[method["section"]].append(method)
-    for section, methods in by_section.items():
+    for section, members in by_section.items():
         st.header(section)
-        for method in methods:
+        for method in members:
             with st.container(border=True):
                 st.subheader(method["title"])
                 st.caption(method["paper"]["citation"])
                 st.markdown(method["summary"])
                 if (PAGES_DIR / f"{method['name']}.py").exists():
-                    st.markdown(f"[▶ Open the {method['title']} page](/{method['name']})")
+                    st.page_link(str(PAGES_DIR / f"{method['name']}.py"), label=f"Open the {method['title']} page",
+                                 icon="▶️")
 
 
 def main() -> None:
@@ -40,7 +41,7 @@ def main() -> None:
     st.markdown(INTRO)
     try:
         health = client.health()
-        listing = client.methods()
+        listing = methods()
     except client.BackendUnavailable as exc:
         backend_banner(str(exc))
         return

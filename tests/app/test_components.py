@@ -1,90 +1,161 @@
-"""The shared page components (run panel, progress, cancel, results, downloads, history) on the toy method."""
+"""The page kit's run panel on the toy method: verdict first, results, downloads, history by id,
+permalinks that restore inputs, progress and Cancel."""
 
 from __future__ import annotations
 
-import os
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
-import uvicorn
 from streamlit.testing.v1 import AppTest
 
-from backend.main import create_app
-from tests.conftest import free_port, make_settings
+from app.components.history import picked_id
+from tests.app.pagetools import click_run
+from tests.conftest import make_settings, served
 
 TOY_PAGE = str(Path(__file__).with_name("toy_page.py"))
 
 
-def test_run_shows_metrics_figures_downloads_and_history(live_backend: str) -> None:
+def _page() -> AppTest:
     at = AppTest.from_file(TOY_PAGE, default_timeout=60)
     at.run()
+    assert not at.exception
+    return at
+
+
+def _run(at: AppTest, steps: int, behaviour: str = "ok") -> str:
+    at.selectbox(key="toy.behaviour").set_value(behaviour)
+    at.slider(key="toy.steps").set_value(steps)
+    click_run(at)
+    assert not at.exception
+    return str(at.session_state["job:toy"])
+
+
+def _history(at: AppTest):  # the last dataframe on the page
+    return at.dataframe[-1].value
+
+
+def test_run_shows_verdict_metrics_figures_downloads_and_history(live_backend: str) -> None:
+    at = _page()
     assert at.title[0].value == "Toy method (tests)"
     assert "Tests. A toy. ICML 2026." in at.caption[0].value
-    at.number_input(key="steps").set_value(5)
-    next(b for b in at.button if b.label == "Run").click()
-    at.run()
-    assert not at.exception
-    assert any("Finished" in s.value for s in at.success)
+    job_id = _run(at, 4)  # 1 + 2 + 3 + 4 = 10: "Even", a success
+    assert [s.value for s in at.success] == ["**Even**: the sum is 10"]
+    assert any(c.value.startswith(f"Finished: run `{job_id[:8]}`") for c in at.caption)
+    assert at.query_params["job"] == job_id
     metrics = at.dataframe[0].value
     assert list(metrics["Metric"]) == ["Steps done", "Sum of 1..steps"]
-    assert list(metrics["Value"]) == ["5", "15"]
+    assert list(metrics["Value"]) == ["4", "10"]
     labels = [d.label for d in at.get("download_button")]
     assert labels == ["⬇ result.json", "⬇ steps.csv", "⬇ export.zip"]
-    history = at.dataframe[-1].value
-    assert "succeeded" in list(history["Status"])
+    history = _history(at)
+    assert history["Run"][0] == job_id[:8]
+    assert history["Input"][0] == "ok, 4 steps" and history["Verdict"][0] == "🟢 Even"
+
+
+def test_a_refutation_is_not_green(live_backend: str) -> None:
+    at = _page()
+    _run(at, 2)  # 1 + 2 = 3: "Odd", tone error
+    assert not at.success
+    assert [e.value for e in at.error] == ["**Odd**: the sum is 3"]
 
 
 def test_a_failed_run_shows_its_message(live_backend: str) -> None:
-    at = AppTest.from_file(TOY_PAGE, default_timeout=60)
-    at.run()
-    at.selectbox(key="behaviour").set_value("fail")
-    next(b for b in at.button if b.label == "Run").click()
-    at.run()
-    assert not at.exception
+    at = _page()
+    _run(at, 3, behaviour="fail")
     assert "behaviour 'fail' asks for a failure" in at.error[0].value
 
 
+def test_a_rejected_input_clears_the_previous_result_and_is_not_stored(live_backend: str) -> None:
+    at = _page()
+    _run(at, 4)
+    count = httpx.get(f"{live_backend}/api/jobs", params={"method": "toy"}).json()["count"]
+    at.selectbox(key="toy.behaviour").set_value("reject")
+    click_run(at)
+    assert [e.value for e in at.error] == ["Not run: behaviour 'reject' is refused before the job is stored"]
+    assert not at.success, "the earlier run's verdict must not stay on the page under a refused input"
+    assert "job:toy" not in at.session_state
+    assert httpx.get(f"{live_backend}/api/jobs", params={"method": "toy"}).json()["count"] == count
+
+
+def test_history_selection_maps_rows_to_the_ids_as_drawn() -> None:
+    drawn = ["new-run", "old-run"]
+    assert picked_id(drawn, [1]) == "old-run"
+    assert picked_id(drawn, []) is None
+    assert picked_id(drawn, [2]) is None  # a stale selection past the drawn rows selects nothing
+
+
+def test_a_new_run_shows_itself_after_an_older_run_was_opened(live_backend: str) -> None:
+    at = _page()
+    old = _run(at, 2)  # "Odd"
+    newer = _run(at, 4)  # "Even"
+    fresh = AppTest.from_file(TOY_PAGE, default_timeout=60)
+    fresh.query_params["job"] = old
+    fresh.run()
+    assert [e.value for e in fresh.error] == ["**Odd**: the sum is 3"]
+    third = _run(fresh, 5)  # 15: "Odd" again, but a new run
+    assert third not in (old, newer)
+    assert fresh.session_state["job:toy"] == third
+    assert fresh.query_params["job"] == third
+    assert any(c.value.startswith(f"Finished: run `{third[:8]}`") for c in fresh.caption)
+    assert [e.value for e in fresh.error] == ["**Odd**: the sum is 15"]
+    rows = list(_history(fresh)["Run"])
+    assert rows[:3] == [third[:8], newer[:8], old[:8]], "newest first"
+    assert list(_history(fresh)[""])[0] == "▶", "the run shown is marked in the history"
+
+
+def test_permalink_opens_the_run_and_restores_its_inputs(live_backend: str) -> None:
+    at = _page()
+    job_id = _run(at, 7)
+    fresh = AppTest.from_file(TOY_PAGE, default_timeout=60)
+    fresh.query_params["job"] = job_id
+    fresh.run()
+    assert not fresh.exception
+    assert fresh.session_state["job:toy"] == job_id
+    assert fresh.slider(key="toy.steps").value == 7, "the run's inputs are restored into the controls"
+    assert [s.value for s in fresh.success] == ["**Even**: the sum is 28"]
+
+
+def test_a_wrong_permalink_says_so(live_backend: str) -> None:
+    fresh = AppTest.from_file(TOY_PAGE, default_timeout=60)
+    fresh.query_params["job"] = "no-such-run"
+    fresh.run()
+    assert not fresh.exception
+    assert "There is no run `no-such-run` of this method" in fresh.warning[0].value
+
+
+def test_example_picker_fills_the_controls(live_backend: str) -> None:
+    at = _page()
+    at.selectbox(key="toy._example").set_value("Quick")
+    at.run()
+    assert at.slider(key="toy.steps").value == 3
+
+
 @pytest.fixture
-def slow_backend(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+def slow_backend(tmp_path: Path) -> Iterator[str]:
     """A live backend with the real process-per-job executor, so a job is still running on rerun."""
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(make_settings(tmp_path)), port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    url = f"http://127.0.0.1:{port}"
-    for _ in range(600):
-        try:
-            if httpx.get(url + "/healthz", timeout=1).status_code == 200:
-                break
-        except httpx.TransportError:
-            time.sleep(0.1)
-    monkeypatch.setitem(os.environ, "BACKEND_URL", url)
-    yield url
-    server.should_exit = True
-    thread.join(10)
+    with served(make_settings(tmp_path)) as url:
+        yield url
 
 
-def test_progress_and_cancel(slow_backend: str) -> None:
-    at = AppTest.from_file(TOY_PAGE, default_timeout=60)
-    at.run()
-    at.selectbox(key="behaviour").set_value("sleep")
-    next(b for b in at.button if b.label == "Run").click()
-    at.run()
-    assert not at.exception
-    job_id = at.session_state["job:toy"]
+def test_progress_cancel_and_run_disabled_while_running(slow_backend: str) -> None:
+    at = _page()
+    job_id = _run(at, 1000, behaviour="sleep")
     deadline = time.monotonic() + 30
-    while httpx.get(f"{slow_backend}/api/jobs/{job_id}").json()["status"] != "running" and time.monotonic() < deadline:
+    while httpx.get(f"{slow_backend}/api/jobs/{job_id}").json()["status"] != "running":
+        assert time.monotonic() < deadline, "the job never started"
         time.sleep(0.05)
     at.run()
     assert at.get("progress"), "a running job shows a progress bar"
-    cancel = next(b for b in at.button if b.label == "Cancel")
-    cancel.click()
+    run_button = next(b for b in at.button if b.label == "Run")
+    assert run_button.disabled, "Run is disabled while the page's job runs"
+    next(b for b in at.button if b.label == "Cancel").click()
     at.run()
-    while httpx.get(f"{slow_backend}/api/jobs/{job_id}").json()["status"] == "running" and time.monotonic() < deadline:
+    while httpx.get(f"{slow_backend}/api/jobs/{job_id}").json()["status"] == "running":
+        assert time.monotonic() < deadline, "the job was not cancelled"
         time.sleep(0.05)
     at.run()
     assert any("cancelled" in w.value for w in at.warning)
+    assert not next(b for b in at.button if b.label == "Run").disabled

@@ -1,28 +1,15 @@
-"""Start the real backend and `streamlit run` on free ports; find Debian's Chromium."""
+"""The real stack (backend + Streamlit, started as `make run` does) and Debian's Chromium."""
 
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
-from pathlib import Path
 
-import httpx
 import pytest
 
-from tests.conftest import free_port
+from backend.devstack import BROWSER_FLAGS, chromium_path, running_stack, wait_for_app
 
-ROOT = Path(__file__).resolve().parents[2]
-BROWSER_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
-
-
-def chromium_path() -> str | None:
-    candidate = os.environ.get("CHROMIUM") or "/usr/bin/chromium"
-    return candidate if Path(candidate).exists() else shutil.which("chromium")
+__all__ = ["wait_for_app"]
 
 
 def _skip_or_fail(reason: str) -> None:
@@ -31,48 +18,11 @@ def _skip_or_fail(reason: str) -> None:
     pytest.skip(reason)
 
 
-def _wait_http(url: str, process: subprocess.Popen[bytes], timeout_s: float = 180) -> None:
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"{process.args} exited with {process.returncode}")
-        try:
-            if httpx.get(url, timeout=2).status_code == 200:
-                return
-        except httpx.TransportError:
-            pass
-        time.sleep(0.3)
-    raise RuntimeError(f"{url} did not answer in {timeout_s} s")
-
-
 @pytest.fixture(scope="session")
 def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
     """The backend (embedded executor) and the Streamlit front end, as `make run` starts them."""
-    data_dir = tmp_path_factory.mktemp("e2e")
-    backend_port, frontend_port = free_port(), free_port()
-    backend_url = f"http://127.0.0.1:{backend_port}"
-    env = dict(os.environ, DATA_DIR=str(data_dir), BACKEND_URL=backend_url, EXTRA_METHODS="tests.toy_method",
-               OMP_NUM_THREADS="1")
-    log_backend = open(data_dir / "backend.log", "wb")
-    log_frontend = open(data_dir / "frontend.log", "wb")
-    backend = subprocess.Popen([sys.executable, "-m", "uvicorn", "backend.main:app", "--host", "127.0.0.1",
-                                "--port", str(backend_port)], cwd=ROOT, env=env, stdout=log_backend, stderr=log_backend)
-    frontend = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "app/main.py", "--server.port",
-                                 str(frontend_port), "--server.headless", "true", "--browser.gatherUsageStats",
-                                 "false"], cwd=ROOT, env=env, stdout=log_frontend, stderr=log_frontend)
-    try:
-        _wait_http(backend_url + "/healthz", backend)
-        _wait_http(f"http://127.0.0.1:{frontend_port}/_stcore/health", frontend)
-        yield {"backend": backend_url, "frontend": f"http://127.0.0.1:{frontend_port}", "logs": str(data_dir)}
-    finally:
-        for process in (frontend, backend):
-            process.terminate()
-            try:
-                process.wait(10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-        log_backend.close()
-        log_frontend.close()
+    with running_stack(tmp_path_factory.mktemp("e2e"), {"EXTRA_METHODS": "tests.toy_method"}) as stack:
+        yield {"backend": stack.backend, "frontend": stack.frontend, "logs": str(stack.logs)}
 
 
 @pytest.fixture(scope="session")
@@ -88,10 +38,3 @@ def browser() -> Iterator[object]:
         instance = playwright.chromium.launch(executable_path=path, args=BROWSER_FLAGS)
         yield instance
         instance.close()
-
-
-def wait_for_app(page: object, timeout_ms: int = 120_000) -> None:
-    """Wait until Streamlit is connected, has finished running, and shows no skeleton."""
-    page.wait_for_selector("[data-testid='stApp'][data-test-connection-state='CONNECTED']", timeout=timeout_ms)  # type: ignore[attr-defined]
-    page.wait_for_selector("[data-testid='stApp'][data-test-script-state='notRunning']", timeout=timeout_ms)  # type: ignore[attr-defined]
-    page.wait_for_selector("[data-testid='stSkeleton']", state="detached", timeout=timeout_ms)  # type: ignore[attr-defined]

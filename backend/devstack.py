@@ -1,0 +1,101 @@
+"""Start the whole stack as `make run` does (backend + Streamlit on free ports) and find Chromium.
+
+One home for this start-up code: the browser tests (`tests/e2e`) and `scripts/take_screenshots.py`
+both use it. Nothing here runs in production.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+__all__ = ["BROWSER_FLAGS", "ROOT", "Stack", "chromium_path", "free_port", "running_stack", "wait_for_app",
+           "wait_http"]
+
+ROOT = Path(__file__).resolve().parents[1]
+BROWSER_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+
+
+def free_port() -> int:
+    """A TCP port on loopback that was free a moment ago."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def chromium_path() -> str | None:
+    """Debian's Chromium (CHROMIUM, /usr/bin/chromium, or on PATH); None when absent."""
+    candidate = os.environ.get("CHROMIUM") or "/usr/bin/chromium"
+    return candidate if Path(candidate).exists() else shutil.which("chromium")
+
+
+def wait_http(url: str, process: subprocess.Popen[bytes] | None = None, timeout_s: float = 180) -> None:
+    """Wait until `url` answers 200; raise RuntimeError when the process exits or the time is up."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if process is not None and process.poll() is not None:
+            raise RuntimeError(f"{process.args} exited with {process.returncode}")
+        try:
+            if httpx.get(url, timeout=2).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        time.sleep(0.2)
+    raise RuntimeError(f"{url} did not answer in {timeout_s:g} s")
+
+
+@dataclass(frozen=True)
+class Stack:
+    backend: str
+    frontend: str
+    logs: Path
+
+
+@contextmanager
+def running_stack(data_dir: Path, env: Mapping[str, str] | None = None) -> Iterator[Stack]:
+    """The backend (embedded executor) and `streamlit run app/main.py` on free ports, logs in `data_dir`."""
+    backend_port, frontend_port = free_port(), free_port()
+    backend_url = f"http://127.0.0.1:{backend_port}"
+    full_env = dict(os.environ, DATA_DIR=str(data_dir), BACKEND_URL=backend_url, OMP_NUM_THREADS="1", **(env or {}))
+    logs: list[Any] = [open(data_dir / "backend.log", "wb"), open(data_dir / "frontend.log", "wb")]
+    processes = [
+        subprocess.Popen([sys.executable, "-m", "uvicorn", "backend.main:app", "--host", "127.0.0.1", "--port",
+                          str(backend_port)], cwd=ROOT, env=full_env, stdout=logs[0], stderr=logs[0]),
+        subprocess.Popen([sys.executable, "-m", "streamlit", "run", "app/main.py", "--server.port", str(frontend_port),
+                          "--server.address", "127.0.0.1", "--server.headless", "true",
+                          "--browser.gatherUsageStats", "false"], cwd=ROOT, env=full_env, stdout=logs[1],
+                         stderr=logs[1]),
+    ]
+    try:
+        wait_http(backend_url + "/healthz", processes[0])
+        wait_http(f"http://127.0.0.1:{frontend_port}/_stcore/health", processes[1])
+        yield Stack(backend=backend_url, frontend=f"http://127.0.0.1:{frontend_port}", logs=data_dir)
+    finally:
+        for process in reversed(processes):
+            process.terminate()
+            try:
+                process.wait(10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(5)
+        for log in logs:
+            log.close()
+
+
+def wait_for_app(page: Any, timeout_ms: int = 120_000) -> None:
+    """Wait until Streamlit is connected, has finished running, and shows no skeleton."""
+    page.wait_for_selector("[data-testid='stApp'][data-test-connection-state='CONNECTED']", timeout=timeout_ms)
+    page.wait_for_selector("[data-testid='stApp'][data-test-script-state='notRunning']", timeout=timeout_ms)
+    page.wait_for_selector("[data-testid='stSkeleton']", state="detached", timeout=timeout_ms)
