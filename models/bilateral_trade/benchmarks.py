@@ -220,18 +220,20 @@ def gbb_bracket(
         method = "exact LP over the atom couples"
         return GbbBracket(exact, exact, method, method, None)
     lower, lower_method = lp.value, "price-grid LP (HiGHS)"
+    multiplier = lp.multiplier
     if lp.pairs:
         refined = _refined_lp(dist, lp, step)
+        multiplier = refined.multiplier  # the finer LP's multiplier is closer to the continuous one
         if refined.value > lower:
             lower, lower_method = refined.value, "price-grid LP refined around its support"
     if fixed_value > lower:
         lower, lower_method = fixed_value, "best fixed price (a GBB-feasible policy)"
-    upper = lagrangian_upper_bound(dist, lp.multiplier)
+    upper = lagrangian_upper_bound(dist, multiplier)
     if upper is None or upper >= first_best:
         reason = "unbounded marginal density" if upper is None else "tighter than the Lagrangian bound"
         return GbbBracket(lower, first_best, lower_method, f"first best ({reason})", None)
-    method = f"Lagrangian dual at lambda = {lp.multiplier:.4g} + Lipschitz cell bounds (bounded densities)"
-    return GbbBracket(lower, max(upper, lower), lower_method, method, lp.multiplier)
+    method = f"Lagrangian dual at lambda = {multiplier:.4g} + Lipschitz cell bounds (bounded densities)"
+    return GbbBracket(lower, max(upper, lower), lower_method, method, multiplier)
 
 
 def compute_benchmarks(dist: ValuationDistribution, grid_size: int) -> BenchmarkValues:
