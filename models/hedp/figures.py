@@ -1,0 +1,88 @@
+"""Figures of an HEDP run: energy histograms with and without the band, the selection confusion, accuracies."""
+
+from __future__ import annotations
+
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from models.hedp.result import SELECTOR_LABELS, Result
+
+__all__ = ["figures"]
+
+
+def _energies(result: Result) -> go.Figure:
+    seen = result.seen_domains
+    rows = [("with the energy band", result.regularised), ("without", result.unregularised)]
+    fig = make_subplots(
+        rows=2, cols=len(seen), shared_xaxes=True,
+        subplot_titles=[f"prompt '{d}', {label}" for label, _ in rows for d in seen],
+        vertical_spacing=0.12,
+    )
+    for r, (_, variant) in enumerate(rows):
+        for c, sample in enumerate(variant.energies):
+            for kind, values, colour in (("own domain", sample.matched, "#1f77b4"), ("other seen domains", sample.mismatched, "#d62728")):
+                fig.add_histogram(
+                    x=values, name=kind, marker_color=colour, opacity=0.6, nbinsx=30,
+                    showlegend=r == 0 and c == 0, legendgroup=kind, row=r + 1, col=c + 1,
+                )
+            fig.update_xaxes(title_text="energy E = -logsumexp(logits)", row=r + 1, col=c + 1)
+        fig.update_yaxes(title_text="test inputs (count)", row=r + 1, col=1)
+    fig.update_layout(title="Energy of each prompt on its own domain vs the other seen domains", barmode="overlay")
+    return fig
+
+
+def _confusion(result: Result) -> go.Figure:
+    v = result.regularised
+    fig = go.Figure(
+        go.Heatmap(
+            z=[[c / max(sum(row), 1) * 100 for c in row] for row in v.confusion],
+            x=[f"prompt '{d}'" for d in result.seen_domains],
+            y=result.domains,
+            zmin=0, zmax=100, colorscale="Blues", texttemplate="%{z:.0f}",
+            colorbar={"title": "share of inputs (%)"},
+        )
+    )
+    fig.update_layout(
+        title="Hybrid domain selection: chosen prompt per true domain (%; last row unseen)",
+        xaxis_title="prompt chosen (arg-max fused weight)", yaxis_title="true domain of the test input",
+        yaxis_autorange="reversed",
+    )
+    return fig
+
+
+def _accuracy(result: Result) -> go.Figure:
+    fig = go.Figure()
+    keys = list(SELECTOR_LABELS)
+    for label, values in (
+        ("domain selection (seen)", result.selection_accuracy),
+        ("classification, seen domains", result.seen_accuracy),
+        (f"classification, unseen ({result.unseen_domain})", result.unseen_accuracy),
+    ):
+        fig.add_bar(x=[SELECTOR_LABELS[k] for k in keys], y=[100 * values[k] for k in keys], name=label,
+                    texttemplate="%{y:.1f}", textposition="outside")
+    fig.update_layout(
+        title="Selection and classification accuracy per selector (energy band on)",
+        xaxis_title="selector", yaxis_title="accuracy (%)", yaxis_range=[0, 105], barmode="group",
+    )
+    return fig
+
+
+def _per_domain(result: Result) -> go.Figure:
+    fig = go.Figure()
+    for key, label in SELECTOR_LABELS.items():
+        per = result.regularised.per_domain_accuracy[key]
+        fig.add_bar(x=list(per), y=[100 * v for v in per.values()], name=label)
+    fig.update_layout(
+        title="Classification accuracy per test domain (the last one is unseen)",
+        xaxis_title="test domain", yaxis_title="accuracy (%)", barmode="group", yaxis_range=[0, 100],
+    )
+    return fig
+
+
+def figures(result: Result) -> dict[str, go.Figure]:
+    return {
+        "energy_histograms": _energies(result),
+        "selection_confusion": _confusion(result),
+        "accuracy": _accuracy(result),
+        "per_domain": _per_domain(result),
+    }
