@@ -1,11 +1,13 @@
-"""Train the shapley_graph GNN on the shipped molecule list to predict RDKit Crippen logP.
+"""Train the shapley_graph predictors on the shipped molecule list to predict RDKit Crippen logP.
 
-Usage: .venv/bin/python scripts/train_shapley_gnn.py [--epochs 1500] [--seed 0]
+Usage: .venv/bin/python scripts/train_shapley_gnn.py [--model gnn|gnn_global] [--epochs 1500] [--seed 0]
 
-The loss has two parts: the molecule's logP (Crippen.MolLogP) and, per heavy atom, its Crippen
-contribution with hydrogens folded in (these sum to MolLogP), so the per-atom readouts are chemically
-meaningful. Molecules are split 80/20 by a seeded permutation; the held-out R^2 of logP is written
-next to the weights (models/shapley_graph/weights/gnn_logp.json) and shown on the page.
+`gnn` (sum pooling, linear head): the loss has two parts, the molecule's logP (Crippen.MolLogP) and,
+per heavy atom, its Crippen contribution with hydrogens folded in (these sum to MolLogP), so the
+per-atom readouts are chemically meaningful. `gnn_global` (the same message passing, then an MLP on
+the pooled vector): only the molecule's logP, since it has no per-atom readout. Molecules are split
+80/20 by a seeded permutation (the same split for both); the held-out R^2 of logP is written next to
+the weights (models/shapley_graph/weights/<model>_logp.json) and shown on the page.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from models.shapley_graph.gnn import GnnMetadata, MolecularGNN, save_gnn  # noqa: E402
+from models.shapley_graph.gnn import PREDICTOR_FILES, GlobalReadoutGNN, GnnMetadata, MolecularGNN, save_gnn  # noqa: E402
 from models.shapley_graph.molecules import MAX_ATOMS, load_molecule_list, parse_molecule  # noqa: E402
 
 
@@ -47,6 +49,7 @@ def r2(y: np.ndarray, p: np.ndarray) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--model", choices=sorted(PREDICTOR_FILES), default="gnn")
     parser.add_argument("--epochs", type=int, default=1500)
     parser.add_argument("--hidden", type=int, default=32)
     parser.add_argument("--layers", type=int, default=2)
@@ -61,15 +64,23 @@ def main() -> None:
     test_idx, train_idx = order[:n_test], order[n_test:]
     x, adj, mask, atom_y, logp = padded_dataset(molecules)
 
-    model = MolecularGNN(hidden=args.hidden, layers=args.layers)
+    model: MolecularGNN | GlobalReadoutGNN
+    if args.model == "gnn":
+        model = MolecularGNN(hidden=args.hidden, layers=args.layers)
+    else:
+        model = GlobalReadoutGNN(hidden=args.hidden, layers=args.layers)
     optimiser = torch.optim.Adam(model.parameters(), lr=3e-3, weight_decay=1e-5)
     scheduler = torch.optim.lr_scheduler.CosineAnnealingLR(optimiser, T_max=args.epochs)
     tr = torch.tensor(train_idx)
     for epoch in range(args.epochs):
         optimiser.zero_grad()
-        readouts = model.atom_readouts(x[tr], adj[tr]) * mask[tr]
-        graph = readouts.sum(dim=1) + model.bias
-        atom_loss = (((readouts - atom_y[tr]) * mask[tr]) ** 2).sum() / mask[tr].sum()
+        if isinstance(model, MolecularGNN):
+            readouts = model.atom_readouts(x[tr], adj[tr]) * mask[tr]
+            graph = readouts.sum(dim=1) + model.bias
+            atom_loss = (((readouts - atom_y[tr]) * mask[tr]) ** 2).sum() / mask[tr].sum()
+        else:
+            graph = model(x[tr], adj[tr], mask[tr])
+            atom_loss = torch.zeros(())
         graph_loss = ((graph - logp[tr]) ** 2).mean()
         loss = graph_loss + atom_loss
         loss.backward()
@@ -92,7 +103,7 @@ def main() -> None:
         epochs=args.epochs,
         mean_features=tuple(float(v) for v in (x[tr] * mask[tr, :, None]).sum((0, 1)) / mask[tr].sum()),
     )
-    save_gnn(model, metadata)
+    save_gnn(model, metadata, PREDICTOR_FILES[args.model])
     print(f"train R^2 {metadata.train_r2:.3f}  test R^2 {metadata.test_r2:.3f}  test MAE {metadata.test_mae:.3f}")
 
 

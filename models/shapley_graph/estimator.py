@@ -43,11 +43,14 @@ def check_memory(layout: NetworkLayout, chi: int, budget: int) -> None:
 
 @dataclass
 class TnShapEstimate:
-    """Indices from the surrogate, the surrogate itself and what it cost."""
+    """Indices from the surrogate (mean over the ensemble), their spread, the warm-start ablation and costs."""
 
     indices: GameIndices
+    spread: GameIndices | None  # standard deviation over the ensemble's fits (None for a single fit)
+    warm_start: GameIndices  # the graph-local quadratic alone, before any ALS sweep
     surrogate: Surrogate
     report: FitReport
+    members: int
     queries: int
     value_empty: float
     value_full: float
@@ -76,6 +79,11 @@ def surrogate_game_indices(surrogate: Surrogate) -> GameIndices:
     return indices.scaled(surrogate.scale)
 
 
+def _stack(all_indices: list[GameIndices], reduce: Callable[..., np.ndarray]) -> GameIndices:
+    fields = list(GameIndices.__dataclass_fields__)
+    return GameIndices(*(reduce(np.stack([getattr(ind, f) for ind in all_indices]), axis=0) for f in fields))
+
+
 def tn_shap_g(
     game: CoalitionGame,
     layout: NetworkLayout,
@@ -83,6 +91,7 @@ def tn_shap_g(
     chi: int,
     seed: int,
     *,
+    ensemble: int = 1,
     device: str = "cpu",
     progress: Callable[[float], None] | None = None,
 ) -> TnShapEstimate:
@@ -90,22 +99,44 @@ def tn_shap_g(
 
     The held-out part of the queries measures the surrogate's R^2 on coalitions; all of them are then
     used for the final fit. No index needs a further query: they come from the multilinear extension.
+    With `ensemble` > 1 the same queries are fitted `ensemble` times, each fit on a Poisson bootstrap
+    of the coalitions with its own split and initialisation; the indices are the mean over the fits
+    and their standard deviation says which ones the queries resolve.
     """
     check_bond_dim(layout, chi)
     check_memory(layout, chi, budget)
     rng = np.random.default_rng(seed)
     coalitions = sample_coalitions(layout.n, budget, rng)
     values = game(coalitions)
-    start = time.perf_counter()
-    surrogate, report = fit_surrogate(layout, coalitions, values, chi, rng, device=device, progress=progress)
-    fit_seconds = time.perf_counter() - start
-    start = time.perf_counter()
-    indices = surrogate_game_indices(surrogate)
-    index_seconds = time.perf_counter() - start
+    fit_seconds = index_seconds = 0.0
+    members: list[GameIndices] = []
+    warm: list[GameIndices] = []
+    first: tuple[Surrogate, FitReport] | None = None
+    for member in range(ensemble):
+        member_rng = rng if ensemble == 1 else np.random.default_rng([seed, member])
+        weights = None if ensemble == 1 else member_rng.poisson(1.0, len(values)).astype(np.float64)
+
+        def member_progress(f: float, member: int = member) -> None:
+            if progress is not None:
+                progress((member + f) / ensemble)
+
+        start = time.perf_counter()
+        surrogate, report = fit_surrogate(layout, coalitions, values, chi, member_rng, sample_weight=weights,
+                                          device=device, progress=member_progress)
+        fit_seconds += time.perf_counter() - start
+        start = time.perf_counter()
+        members.append(surrogate_game_indices(surrogate))
+        warm.append(surrogate_game_indices(report.warm_start))
+        index_seconds += time.perf_counter() - start
+        first = first or (surrogate, report)
+    assert first is not None
     return TnShapEstimate(
-        indices=indices,
-        surrogate=surrogate,
-        report=report,
+        indices=_stack(members, np.mean),
+        spread=_stack(members, np.std) if ensemble > 1 else None,
+        warm_start=_stack(warm, np.mean),
+        surrogate=first[0],
+        report=first[1],
+        members=ensemble,
         queries=len(coalitions),
         value_empty=float(values[0]),
         value_full=float(values[1]),

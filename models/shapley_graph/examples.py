@@ -1,4 +1,4 @@
-"""Named example inputs for the page: molecules from static/molecules and the three oracles."""
+"""Named example inputs for the page: shipped molecules, both predictors, the maskings and the oracles."""
 
 from __future__ import annotations
 
@@ -6,19 +6,27 @@ from typing import Any
 
 __all__ = ["examples"]
 
+LOSARTAN = "CCCCc1nc(Cl)c(CO)n1Cc1ccc(-c2ccccc2-c2nn[nH]n2)cc1"
+
 
 def examples() -> dict[str, dict[str, Any]]:
-    """Label -> params dict, each a fast first run."""
+    """Label -> params dict; the label says what it shows and roughly how long it takes on one core."""
     return {
-        "Paracetamol, trained GNN (11 atoms, exact comparison)": {
-            "smiles": "CC(=O)Nc1ccc(O)cc1", "name": "paracetamol", "oracle": "gnn", "budget": 300, "bond_dim": 4},
-        "Caffeine, GNN, 500 queries (14 atoms)": {
-            "smiles": "Cn1cnc2c1c(=O)n(C)c(=O)n2C", "name": "caffeine", "oracle": "gnn", "budget": 500, "bond_dim": 3},
-        "Phenol, additive Crippen oracle (phi = atom contributions)": {
-            "smiles": "c1ccccc1O", "name": "phenol", "oracle": "additive", "budget": 300, "bond_dim": 4},
-        "Aspirin, bond-pair oracle (SII = bond terms)": {
-            "smiles": "CC(=O)Oc1ccccc1C(=O)O", "name": "aspirin", "oracle": "bond_pair", "budget": 400, "bond_dim": 3},
-        "Losartan, GNN (30 atoms, no exact values)": {
-            "smiles": "CCCCc1nc(Cl)c(CO)n1Cc1ccc(-c2ccccc2-c2nn[nH]n2)cc1", "name": "losartan", "oracle": "gnn",
-            "budget": 600, "bond_dim": 3, "compare_baselines": False},
+        "Paracetamol, local GNN (11 atoms, brute-force reference, ~10 s)": {
+            "smiles": "CC(=O)Nc1ccc(O)cc1", "name": "paracetamol", "predictor": "gnn", "masking": "baseline",
+            "budget": 300, "bond_dim": 4},
+        "Caffeine, node deletion, 3-fit ensemble (14 atoms, ~20 s)": {
+            "smiles": "Cn1cnc2c1c(=O)n(C)c(=O)n2C", "name": "caffeine", "predictor": "gnn", "masking": "delete",
+            "budget": 500, "bond_dim": 3, "ensemble": 3},
+        "Aspirin, global-readout GNN vs KernelSHAP (13 atoms, ~15 s)": {
+            "smiles": "CC(=O)Oc1ccccc1C(=O)O", "name": "aspirin", "predictor": "gnn_global", "masking": "baseline",
+            "budget": 500, "bond_dim": 3},
+        "Ibuprofen, motif oracle: ring and three-atom terms (15 atoms, ~15 s)": {
+            "smiles": "CC(C)Cc1ccc(cc1)C(C)C(=O)O", "name": "ibuprofen", "predictor": "motif", "budget": 600,
+            "bond_dim": 4, "error_curve": False},
+        "Phenol, additive Crippen oracle (phi = atom contributions, ~5 s)": {
+            "smiles": "c1ccccc1O", "name": "phenol", "predictor": "additive", "budget": 300, "bond_dim": 4},
+        "Losartan, local GNN, 1,000 queries (30 atoms, receptive-field reference, ~40 s)": {
+            "smiles": LOSARTAN, "name": "losartan", "predictor": "gnn", "budget": 1000, "bond_dim": 4,
+            "compare_baselines": True, "error_curve": False},
     }

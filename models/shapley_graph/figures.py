@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 import plotly.graph_objects as go
-from plotly.colors import sample_colorscale
 
+from models.shapley_graph.depiction import SCALE, colour
 from models.shapley_graph.result import Result
 
 __all__ = ["figures"]
-
-SCALE = "RdBu_r"  # red raises the prediction (more lipophilic for logP), blue lowers it
 
 
 def _labels(result: Result) -> list[str]:
@@ -27,7 +25,12 @@ def _sii_matrix(result: Result, exact: bool = False) -> np.ndarray:
 
 
 def _colour(value: float, bound: float) -> str:
-    return sample_colorscale(SCALE, [0.5 + 0.5 * max(-1.0, min(1.0, value / bound))])[0]
+    return colour(value, bound)
+
+
+def _colourbar(title: str, x: float) -> dict[str, object]:
+    """A vertical colourbar with a horizontal title and a few short ticks, placed at x (paper units)."""
+    return dict(title=dict(text=title, side="top"), x=x, len=0.8, thickness=14, nticks=5, tickformat=".2~f")
 
 
 def molecule_figure(result: Result) -> go.Figure:
@@ -54,16 +57,16 @@ def molecule_figure(result: Result) -> go.Figure:
         fig.add_trace(go.Scatter(
             x=mid[:, 0], y=mid[:, 1], mode="markers", name="bond SII",
             marker=dict(size=6, color=bond_sii, colorscale=SCALE, cmid=0, cmin=-bound, cmax=bound,
-                        colorbar=dict(title="bond SII", x=1.18)),
+                        colorbar=_colourbar("bond SII", 1.16)),
             customdata=np.array([[u, v] for u, v in result.bonds]),
             hovertemplate="bond %{customdata[0]}-%{customdata[1]}<br>SII %{marker.color:.4f}<extra></extra>",
             showlegend=False))
     phi_bound = float(max(np.abs(phi).max(initial=0.0), 1e-9))
     fig.add_trace(go.Scatter(
-        x=xy[:, 0], y=xy[:, 1], mode="markers+text", text=list(result.elements), name="atoms",
-        textfont=dict(color="black", size=13),
-        marker=dict(size=30, color=phi, colorscale=SCALE, cmid=0, cmin=-phi_bound, cmax=phi_bound,
-                    line=dict(color="#333", width=1), colorbar=dict(title="Shapley value")),
+        x=xy[:, 0], y=xy[:, 1], mode="markers+text", text=_labels(result), name="atoms",
+        textfont=dict(color="black", size=11),
+        marker=dict(size=34, color=phi, colorscale=SCALE, cmid=0, cmin=-phi_bound, cmax=phi_bound,
+                    line=dict(color="#333", width=1), colorbar=_colourbar("phi", 1.02)),
         customdata=np.array([[a.index, a.element, a.banzhaf] for a in result.atoms], dtype=object),
         hovertemplate="%{customdata[1]} atom %{customdata[0]}<br>Shapley %{marker.color:.4f}"
                       "<br>Banzhaf %{customdata[2]:.4f}<extra></extra>",
@@ -71,7 +74,7 @@ def molecule_figure(result: Result) -> go.Figure:
     fig.update_layout(
         title=f"{result.name or result.smiles}: atoms coloured by Shapley value, bonds by pair interaction (SII)",
         xaxis=dict(visible=False), yaxis=dict(visible=False, scaleanchor="x"), plot_bgcolor="white",
-        height=520)
+        height=520, margin=dict(r=140))
     return fig
 
 
@@ -92,14 +95,19 @@ def bar_figure(result: Result) -> go.Figure:
     """Shapley and Banzhaf values per atom, with the exact Shapley values when n <= 16."""
     labels = _labels(result)
     fig = go.Figure()
+    spread = [a.shapley_std for a in result.atoms]
+    error_y = dict(type="data", array=[2 * (v or 0.0) for v in spread]) if spread[0] is not None else None
     fig.add_trace(go.Bar(x=labels, y=[a.shapley for a in result.atoms], name="Shapley (TN-SHAP-G)",
-                         marker_color="#d6604d"))
+                         marker_color="#d6604d", error_y=error_y))
     fig.add_trace(go.Bar(x=labels, y=[a.banzhaf for a in result.atoms], name="Banzhaf (TN-SHAP-G)",
                          marker_color="#92c5de"))
     if result.exact is not None:
         fig.add_trace(go.Scatter(x=labels, y=[a.shapley for a in result.exact.atoms], mode="markers",
                                  name="Shapley (exact)", marker=dict(symbol="diamond", size=10, color="black")))
-    fig.update_layout(title="Contribution of each atom to the prediction", xaxis_title="atom",
+    title = "Contribution of each atom to the prediction"
+    if error_y is not None:
+        title += f" (bars: ±2 std over {result.ensemble} fits)"
+    fig.update_layout(title=title, xaxis_title="atom",
                       yaxis_title="value (logP units)", barmode="group", height=420)
     return fig
 
@@ -120,7 +128,8 @@ def exact_figure(result: Result) -> go.Figure:
     fig.add_trace(go.Scatter(x=true_sii, y=est_sii, mode="markers", name="SII of a pair",
                              text=[f"{p.i}-{p.j}" for p in result.interactions],
                              marker=dict(size=6, color="#4393c3", opacity=0.7)))
-    fig.update_layout(title="TN-SHAP-G estimate against exact brute force (all 2^n coalitions)",
+    method = result.exact.method.replace("_", " ")
+    fig.update_layout(title=f"TN-SHAP-G estimate against the exact values ({method})",
                       xaxis_title="exact value (logP units)", yaxis_title="estimate (logP units)", height=460)
     return fig
 
@@ -141,11 +150,25 @@ def curve_figure(result: Result) -> go.Figure:
     return fig
 
 
+def masking_figure(result: Result) -> go.Figure:
+    """Correlation of the exact phi with the Crippen atom contributions under each masking choice."""
+    rows = result.masking_comparison
+    fig = go.Figure(go.Bar(x=[r.masking for r in rows], y=[r.crippen_correlation for r in rows],
+                           text=[f"{r.crippen_correlation:.2f}" for r in rows], textposition="outside",
+                           marker_color=["#d6604d" if r.masking == result.masking else "#92c5de" for r in rows]))
+    fig.update_layout(title="Exact phi against Crippen atom contributions, per masking choice",
+                      xaxis_title="masking (this run's in red)", yaxis_title="Pearson correlation",
+                      yaxis_range=[min(0.0, min(r.crippen_correlation for r in rows)) - 0.05, 1.1], height=380)
+    return fig
+
+
 def figures(result: Result) -> dict[str, go.Figure]:
-    """molecule, bars, heatmap; plus exact comparison and error curve when exact values exist."""
+    """molecule, bars, heatmap; plus exact comparison, error curve and maskings when they exist."""
     out = {"molecule": molecule_figure(result), "shapley_bars": bar_figure(result), "sii_heatmap": heatmap_figure(result)}
     if result.exact is not None:
         out["exact_vs_estimate"] = exact_figure(result)
     if result.error_curve:
         out["error_curve"] = curve_figure(result)
+    if result.masking_comparison:
+        out["masking"] = masking_figure(result)
     return out

@@ -25,8 +25,12 @@ def r_squared(truth: np.ndarray, prediction: np.ndarray) -> float:
 
 @dataclass
 class FitReport:
-    """How well the surrogate fits: held-out R^2 (before the final refit on every query) and in-sample R^2."""
+    """How well the surrogate fits: held-out R^2 (before the final refit on every query) and in-sample R^2.
 
+    `warm_start` is the closed-form graph-local quadratic the sweeps started from (the ablation).
+    """
+
+    warm_start: Surrogate
     heldout_r2: float | None
     train_r2: float
     sweeps: int
@@ -139,6 +143,7 @@ def fit_surrogate(
     ridge: float = 0.05,
     holdout: float = 0.15,
     endpoint_weight: float = 20.0,
+    sample_weight: np.ndarray | None = None,
     device: str = "cpu",
     progress: Callable[[float], None] | None = None,
 ) -> tuple[Surrogate, FitReport]:
@@ -151,13 +156,16 @@ def fit_surrogate(
     exactly as its warm start, and the network then fits what is left by proximal ALS sweeps (ridge
     annealed) on a training split, watching a held-out split (for the reported held-out R^2). The best
     sweep is kept and refitted on every query for a couple of sweeps. A game that is exactly additive,
-    or additive plus bond pairs, is represented exactly without any sweep.
+    or additive plus bond pairs, is represented exactly without any sweep. Finally the intercept and a
+    uniform shift of the linear part make g match v(empty) and v(N) exactly, so the Shapley values are
+    exactly efficient (sum phi = v(N) - v(empty)); the graph-local quadratic alone (the warm start) is
+    returned too, with the same correction, for the ablation.
     """
     values = np.asarray(values, dtype=np.float64)
     offset = float(values.mean())
     scale = float(values.std()) or 1.0
     y = (values - offset) / scale
-    w = np.ones(len(y))
+    w = np.ones(len(y)) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64).copy()
     w[:2] = endpoint_weight
 
     inner = np.arange(2, len(y))
@@ -220,8 +228,13 @@ def fit_surrogate(
                 if progress is not None:
                     progress((max_sweeps + k + 1) / total)
     surrogate = Surrogate(tn, offset, scale, intercept, linear, residual_scale)
+    _match_endpoints(surrogate, y[0], y[1])
+    warm_start = _warm_start_surrogate(layout, chi, offset, scale, intercept, linear.copy(), pair_weights, rng,
+                                       device)
+    _match_endpoints(warm_start, y[0], y[1])
     train_r2 = r_squared(values, surrogate.predict(coalitions))
     report = FitReport(
+        warm_start=warm_start,
         heldout_r2=heldout_r2,
         train_r2=train_r2,
         sweeps=sweeps,
@@ -230,3 +243,21 @@ def fit_surrogate(
         heldout_mse_per_sweep=history,
     )
     return surrogate, report
+
+
+def _match_endpoints(surrogate: Surrogate, y_empty: float, y_full: float) -> None:
+    """Shift the intercept and the linear part so g(empty) = y_empty and g(N) = y_full exactly."""
+    n = len(surrogate.linear)
+    ends = surrogate.standardised(np.vstack([np.zeros(n, dtype=bool), np.ones(n, dtype=bool)]))
+    surrogate.intercept += y_empty - float(ends[0])
+    surrogate.linear = surrogate.linear + (y_full - y_empty - float(ends[1] - ends[0])) / n
+
+
+def _warm_start_surrogate(layout: NetworkLayout, chi: int, offset: float, scale: float, intercept: float,
+                          linear: np.ndarray, pair_weights: np.ndarray, rng: np.random.Generator,
+                          device: str) -> Surrogate:
+    """The graph-local quadratic c + a . z + sum_bonds b z_u z_v as a surrogate (no ALS sweep)."""
+    zero = np.zeros(layout.n)
+    width = max(chi, 3)
+    tn = GraphTensorNetwork(layout, width, quadratic_cores(layout, width, 0.0, zero, pair_weights, rng, device=device))
+    return Surrogate(tn, offset, scale, intercept, linear, 1.0 if len(pair_weights) and chi >= 3 else 0.0)

@@ -5,11 +5,11 @@ from __future__ import annotations
 import csv
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 
 import numpy as np
 
 from models.common import MethodInputError
+from models.common.paths import static_path
 
 __all__ = [
     "ATOM_FEATURES",
@@ -22,7 +22,7 @@ __all__ = [
     "parse_molecule",
 ]
 
-MOLECULES_CSV = Path(__file__).resolve().parents[2] / "static" / "molecules" / "molecules.csv"
+MOLECULES_CSV = static_path("molecules", "molecules.csv")
 MIN_ATOMS = 3
 MAX_ATOMS = 60
 ELEMENTS = ("C", "N", "O", "F", "P", "S", "Cl", "Br", "I")

@@ -1,4 +1,4 @@
-"""The masked games v(S): the GNN with atoms outside S set to a baseline, and two closed-form oracles."""
+"""The masked games v(S): a trained predictor under a masking choice, or a closed-form validation game."""
 
 from __future__ import annotations
 
@@ -8,26 +8,21 @@ from typing import Literal
 import numpy as np
 import torch
 
-from models.shapley_graph.gnn import load_gnn
-from models.shapley_graph.molecules import ATOM_FEATURES, Molecule
+from models.shapley_graph.gnn import load_predictor
+from models.shapley_graph.masking import MaskingName, masked_inputs
+from models.shapley_graph.mobius import MobiusGame, additive_game, bond_pair_game, motif_game
+from models.shapley_graph.molecules import Molecule
 
-__all__ = [
-    "BASELINES",
-    "PAULING",
-    "CoalitionGame",
-    "bond_pair_terms",
-    "build_game",
-    "masked_features",
-]
+__all__ = ["PREDICTORS", "CoalitionGame", "PredictorName", "build_game", "mobius_oracle"]
 
-BaselineName = Literal["zeros", "mean", "carbon"]
-OracleName = Literal["gnn", "additive", "bond_pair"]
-BASELINES: dict[str, str] = {
-    "zeros": "every feature of a masked atom set to 0 (an 'unknown' atom)",
-    "mean": "the average atom of the training molecules",
-    "carbon": "a generic aliphatic CH2 carbon (degree 2, not in a ring)",
+PredictorName = Literal["gnn", "gnn_global", "additive", "bond_pair", "motif"]
+PREDICTORS: dict[str, str] = {
+    "gnn": "trained logP GNN, sum pooling and a linear head (local: exact values from receptive fields)",
+    "gnn_global": "trained logP GNN with a global MLP readout (no receptive-field shortcut)",
+    "additive": "additive Crippen game: phi = atom contributions, no interactions",
+    "bond_pair": "atom terms plus bond terms: SII = bond term",
+    "motif": "atom, bond, three-atom and whole-ring terms: higher-order interactions with closed-form indices",
 }
-PAULING = {"C": 2.55, "N": 3.04, "O": 3.44, "F": 3.98, "P": 2.19, "S": 2.58, "Cl": 3.16, "Br": 2.96, "I": 2.66}
 
 
 class CoalitionGame:
@@ -51,73 +46,49 @@ class CoalitionGame:
         return np.asarray(self._values(masks), dtype=np.float64).reshape(-1)
 
 
-def baseline_vector(name: BaselineName) -> np.ndarray:
-    """The feature vector a masked atom gets."""
-    if name == "zeros":
-        return np.zeros(len(ATOM_FEATURES))
-    if name == "mean":
-        return np.asarray(load_gnn("cpu")[1].mean_features, dtype=np.float64)
-    vector = np.zeros(len(ATOM_FEATURES))
-    for feature in ("element=C", "degree=2", "hydrogens=2"):
-        vector[ATOM_FEATURES.index(feature)] = 1.0
-    return vector
-
-
-def masked_features(molecule: Molecule, masks: np.ndarray, baseline: np.ndarray) -> np.ndarray:
-    """Features (B, n, F): atom i keeps its own features when masks[b, i], else gets the baseline."""
-    own = molecule.features.astype(np.float64)[None, :, :]
-    return np.where(masks[:, :, None], own, baseline[None, None, :])
-
-
-def bond_pair_terms(molecule: Molecule) -> np.ndarray:
-    """Synthetic pair terms on bonds: w_ij = 0.2 * bond order - 0.5 * |electronegativity difference|.
-
-    The bond-pair oracle v(S) = sum_{i in S} c_i + sum_{bonds ij in S} w_ij has phi_i = c_i +
-    sum_j w_ij / 2 and SII_ij = w_ij on bonds, 0 elsewhere: a closed-form check of the estimator.
-    """
-    terms = np.zeros(len(molecule.bonds))
-    for k, ((u, v), order) in enumerate(zip(molecule.bonds, molecule.bond_orders, strict=True)):
-        en_u = PAULING.get(molecule.elements[u], 2.5)
-        en_v = PAULING.get(molecule.elements[v], 2.5)
-        terms[k] = 0.2 * order - 0.5 * abs(en_u - en_v)
-    return terms
-
-
-def _gnn_values(molecule: Molecule, baseline: np.ndarray, device: str) -> Callable[[np.ndarray], np.ndarray]:
-    model, _ = load_gnn(device)
-    adjacency = torch.tensor(molecule.adjacency(), dtype=torch.float64, device=device)
-    chunk = max(256, 2**20 // max(molecule.n_atoms, 1) // 8)
+def _predictor_values(
+    molecule: Molecule, predictor: Literal["gnn", "gnn_global"], masking: MaskingName, device: str
+) -> Callable[[np.ndarray], np.ndarray]:
+    model, metadata = load_predictor(predictor, device)
+    mean = np.asarray(metadata.mean_features)
+    chunk = max(64, 2**19 // max(molecule.n_atoms, 1) ** (2 if masking == "delete" else 1) // 4)
 
     def values(masks: np.ndarray) -> np.ndarray:
         out = np.empty(masks.shape[0])
         with torch.no_grad():
             for start in range(0, masks.shape[0], chunk):
-                x = masked_features(molecule, masks[start : start + chunk], baseline)
-                xt = torch.tensor(x, dtype=torch.float64, device=device)
-                out[start : start + chunk] = model(xt, adjacency).cpu().numpy()
+                batch = masked_inputs(molecule, masks[start : start + chunk], masking, mean)
+                x = torch.tensor(batch.features, dtype=torch.float64, device=device)
+                adj = torch.tensor(batch.adjacency, dtype=torch.float64, device=device)
+                kept = None if batch.atom_mask is None else torch.tensor(batch.atom_mask, dtype=torch.float64,
+                                                                         device=device)
+                out[start : start + chunk] = model(x, adj, kept).cpu().numpy()
         return out
 
     return values
 
 
-def build_game(molecule: Molecule, oracle: OracleName, baseline: BaselineName, device: str = "cpu") -> CoalitionGame:
+def mobius_oracle(molecule: Molecule, predictor: str) -> MobiusGame | None:
+    """The validation game as a sum of unanimity terms (closed-form indices), or None for a trained GNN."""
+    if predictor == "additive":
+        return additive_game(molecule)
+    if predictor == "bond_pair":
+        return bond_pair_game(molecule)
+    if predictor == "motif":
+        return motif_game(molecule)
+    return None
+
+
+def build_game(
+    molecule: Molecule, predictor: PredictorName, masking: MaskingName = "baseline", device: str = "cpu"
+) -> CoalitionGame:
     """The game whose players are the molecule's heavy atoms.
 
-    gnn: v(S) = f(x_S), the trained GNN with atoms outside S given the baseline features and all bonds
-    kept; additive: v(S) = sum_{i in S} c_i with c the Crippen atom contributions (phi = c, SII = 0);
-    bond_pair: additive plus w_ij for each bond with both ends in S.
+    gnn / gnn_global: v(S) = f(input with the atoms outside S masked as `masking` says); the
+    validation games (additive, bond_pair, motif) ignore the masking: they are defined on coalitions.
     """
-    n = molecule.n_atoms
-    if oracle == "gnn":
-        return CoalitionGame(n, _gnn_values(molecule, baseline_vector(baseline), device))
-    contributions = molecule.crippen.astype(np.float64)
-    if oracle == "additive":
-        return CoalitionGame(n, lambda masks: masks.astype(np.float64) @ contributions)
-    ends = np.array(molecule.bonds, dtype=np.int64).reshape(-1, 2)
-    terms = bond_pair_terms(molecule)
-
-    def bond_pair(masks: np.ndarray) -> np.ndarray:
-        both = masks[:, ends[:, 0]] & masks[:, ends[:, 1]]
-        return masks.astype(np.float64) @ contributions + both.astype(np.float64) @ terms
-
-    return CoalitionGame(n, bond_pair)
+    oracle = mobius_oracle(molecule, predictor)
+    if oracle is not None:
+        return CoalitionGame(molecule.n_atoms, oracle.values)
+    assert predictor in ("gnn", "gnn_global")
+    return CoalitionGame(molecule.n_atoms, _predictor_values(molecule, predictor, masking, device))

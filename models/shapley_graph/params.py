@@ -10,7 +10,7 @@ __all__ = ["Params"]
 
 
 class Params(BaseModel):
-    """Molecule (SMILES), the game to explain, the surrogate's bond dimension and the query budget."""
+    """Molecule (SMILES), the game to explain, the surrogate's bond dimension, the query budget and the ensemble."""
 
     model_config = ConfigDict(extra="forbid")
     smiles: str = Field(
@@ -22,16 +22,27 @@ class Params(BaseModel):
     name: str = Field(
         "", max_length=80, description="Display name of the molecule (optional; looked up in the shipped list when empty)"
     )
-    oracle: Literal["gnn", "additive", "bond_pair"] = Field(
+    predictor: Literal["gnn", "gnn_global", "additive", "bond_pair", "motif"] = Field(
         "gnn",
-        description="Game to explain: gnn (trained logP GNN with masked atoms), additive (Crippen atom contributions), bond_pair (atom terms plus bond terms)",
+        description=(
+            "Model to explain: gnn (trained logP GNN, sum pooling, linear head), gnn_global (trained logP GNN with a "
+            "global MLP readout), or a validation game with closed-form indices: additive (Crippen atom "
+            "contributions), bond_pair (plus bond terms), motif (plus three-atom and whole-ring terms)"
+        ),
     )
-    baseline: Literal["zeros", "mean", "carbon"] = Field(
-        "zeros",
-        description="Features a masked atom gets (gnn oracle): zeros, the mean training atom, or a generic CH2 carbon",
+    masking: Literal["baseline", "delete", "mean"] = Field(
+        "baseline",
+        description=(
+            "What an absent atom means for the GNNs: baseline (its features set to zero, node and bonds kept), "
+            "delete (the atom and its bonds removed), mean (its features set to the average training atom)"
+        ),
     )
     budget: int = Field(300, ge=20, le=3000, description="Model queries (binary coalitions) used to fit the surrogate")
     bond_dim: int = Field(4, ge=2, le=6, description="Bond dimension chi of the tensor network (one index per chemical bond)")
+    ensemble: int = Field(
+        1, ge=1, le=8,
+        description="Fits of the surrogate on bootstrap resamples of the same queries (mean and spread of every index)",
+    )
     compare_baselines: bool = Field(
         True, description="Also run shapiq's KernelSHAP, PermutationSamplingSV and KernelSHAPIQ at the same budget"
     )

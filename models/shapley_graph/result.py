@@ -1,29 +1,44 @@
-"""Result of a TN-SHAP-G run: per-atom and per-pair indices, fit quality, baselines and downloads."""
+"""Result of a TN-SHAP-G run: per-atom and per-pair indices, the exact reference, baselines and downloads."""
 
 from __future__ import annotations
 
 import csv
 import io
+from typing import Literal
 
 from pydantic import BaseModel
 
-from models.common import Artifact, MethodResult
+from models.common import Artifact, MethodResult, Verdict
 
-__all__ = ["AtomValue", "BaselineRow", "CurvePoint", "ExactValues", "PairValue", "Result"]
+__all__ = [
+    "SHAPLEY_TARGET",
+    "SII_TARGET",
+    "AtomValue",
+    "BaselineRow",
+    "CurvePoint",
+    "ExactValues",
+    "MaskingRow",
+    "PairValue",
+    "Result",
+]
+
+SHAPLEY_TARGET = 0.05  # relative L2 error of the Shapley values that counts as accurate
+SII_TARGET = 0.15  # ... and of the pairwise SII matrix
 
 
 class AtomValue(BaseModel):
-    """One atom (player): Shapley value, Banzhaf value and the order-1 STII term v({i}) - v(empty)."""
+    """One atom (player): Shapley value (and its spread over the ensemble), Banzhaf, order-1 STII term."""
 
     index: int
     element: str
     shapley: float
     banzhaf: float
     stii: float
+    shapley_std: float | None = None
 
 
 class PairValue(BaseModel):
-    """One pair of atoms: Shapley interaction index, Shapley-Taylor (order 2) and Banzhaf interaction."""
+    """One pair of atoms: Shapley interaction index (and spread), Shapley-Taylor (order 2), Banzhaf interaction."""
 
     i: int
     j: int
@@ -31,28 +46,33 @@ class PairValue(BaseModel):
     stii: float
     banzhaf: float
     bonded: bool
+    sii_std: float | None = None
 
 
 class ExactValues(BaseModel):
-    """Brute-force values over all 2^n coalitions (n <= 16)."""
+    """The exact reference: how it was computed, how many coalitions it needed, and this run's errors against it."""
 
+    method: Literal["brute_force", "receptive_field", "closed_form"]
     atoms: list[AtomValue]
     interactions: list[PairValue]
     queries: int
+    seconds: float
+    relative_l2_error: float
+    sii_relative_l2_error: float
 
 
 class BaselineRow(BaseModel):
-    """A shapiq estimator at the same budget: relative L2 errors against exact (None when n > 16)."""
+    """A shapiq estimator at the same budget: its own wall time and relative L2 errors (None without a reference)."""
 
     name: str
     queries: int
+    seconds: float
     shapley_error: float | None = None
     sii_error: float | None = None
-    seconds: float
 
 
 class CurvePoint(BaseModel):
-    """Relative L2 error of one estimator at one budget (against exact values)."""
+    """Relative L2 error of one estimator at one budget (against the exact reference)."""
 
     method: str
     budget: int
@@ -60,19 +80,35 @@ class CurvePoint(BaseModel):
     sii_error: float | None = None
 
 
+class MaskingRow(BaseModel):
+    """One masking choice: what phi means, the exact phi's correlation with the Crippen atom contributions."""
+
+    masking: str
+    meaning: str
+    crippen_correlation: float
+    value_empty: float
+    reference: str
+
+
+def _pct(value: float | None, digits: int = 3) -> float | str:
+    return "n/a" if value is None else round(100 * value, digits)
+
+
 class Result(MethodResult):
     """Indices of the masked game estimated from the tensor-network surrogate, with checks."""
 
     name: str
     smiles: str
-    oracle: str
-    baseline: str
+    predictor: str
+    masking: str
     bond_dim: int
+    ensemble: int
     n_atoms: int
     elements: list[str]
     bonds: list[tuple[int, int]]
     bond_orders: list[float]
     coords: list[tuple[float, float]]
+    crippen: list[float]
     atoms: list[AtomValue]
     interactions: list[PairValue]
     queries_used: int
@@ -86,54 +122,109 @@ class Result(MethodResult):
     exact: ExactValues | None = None
     relative_l2_error: float | None = None
     sii_relative_l2_error: float | None = None
-    closed_form_shapley_error: float | None = None
-    closed_form_sii_error: float | None = None
+    warm_start_shapley_error: float | None = None
+    warm_start_sii_error: float | None = None
+    crippen_correlation: float | None = None
+    masking_comparison: list[MaskingRow] = []
     baselines: list[BaselineRow] = []
     error_curve: list[CurvePoint] = []
-    gnn_test_r2: float | None = None
+    predictor_test_r2: float | None = None
     fit_seconds: float
     index_seconds: float
     wall_seconds: float
     device: str
 
+    def verdict(self) -> Verdict:
+        if self.exact is None or self.relative_l2_error is None or self.sii_relative_l2_error is None:
+            r2 = f"{self.surrogate_r2:.3f}" if self.surrogate_r2 is not None else "n/a"
+            return Verdict("No exact reference", "info",
+                           f"{self.n_atoms} atoms with the global-readout predictor: no receptive-field bound and too "
+                           f"many atoms for brute force; only the surrogate's held-out R^2 ({r2}) is known, and R^2 "
+                           "is no proxy for interaction accuracy.")
+        shap, sii = self.relative_l2_error, self.sii_relative_l2_error
+        good = shap <= SHAPLEY_TARGET and sii <= SII_TARGET
+        kernel = next((b for b in self.baselines if b.name == "KernelSHAP" and b.shapley_error is not None), None)
+        versus = (f" KernelSHAP at the same budget: {100 * kernel.shapley_error:.1f}%."  # type: ignore[operator]
+                  if kernel else "")
+        method = self.exact.method.replace("_", " ")
+        return Verdict(
+            f"Exact reference: Shapley error {100 * shap:.1f}%, SII error {100 * sii:.0f}%",
+            "success" if good else "warning",
+            f"Against the exact values ({method}, {self.exact.queries:,} coalitions); accurate means at most "
+            f"{100 * SHAPLEY_TARGET:.0f}% (Shapley) and {100 * SII_TARGET:.0f}% (SII) relative L2 error.{versus}",
+        )
+
     def metrics(self) -> dict[str, float | int | str]:
         rows: dict[str, float | int | str] = {
             "Heavy atoms (players)": self.n_atoms,
             "Model queries used": self.queries_used,
+            "Prediction v(all atoms) (logP units)": round(self.value_full, 4),
+            "v(no atom) under this masking (logP units)": round(self.value_empty, 4),
             "Surrogate held-out R^2 on coalitions": round(self.surrogate_r2, 5) if self.surrogate_r2 is not None else "n/a",
             "Surrogate in-sample R^2": round(self.surrogate_train_r2, 5),
             "Efficiency gap sum(phi) - [v(N) - v(empty)] (logP units)": float(f"{self.efficiency_gap:.3g}"),
         }
-        if self.relative_l2_error is not None:
-            rows["Shapley relative L2 error vs exact (%)"] = round(100 * self.relative_l2_error, 3)
-        if self.sii_relative_l2_error is not None:
-            rows["SII relative L2 error vs exact (%)"] = round(100 * self.sii_relative_l2_error, 3)
-        if self.closed_form_shapley_error is not None:
-            rows["Shapley relative L2 error vs closed form (%)"] = round(100 * self.closed_form_shapley_error, 4)
+        if self.exact is not None:
+            rows["Exact reference"] = f"{self.exact.method} ({self.exact.queries:,} coalitions)"
+            rows["Shapley relative L2 error vs exact (%)"] = _pct(self.relative_l2_error)
+            rows["SII relative L2 error vs exact (%)"] = _pct(self.sii_relative_l2_error)
+            rows["Warm start only: Shapley error (%)"] = _pct(self.warm_start_shapley_error)
+            rows["Warm start only: SII error (%)"] = _pct(self.warm_start_sii_error)
         for row in self.baselines:
             if row.shapley_error is not None:
-                rows[f"{row.name} Shapley error, same budget (%)"] = round(100 * row.shapley_error, 3)
+                rows[f"{row.name} Shapley error, same budget (%)"] = _pct(row.shapley_error)
             if row.sii_error is not None:
-                rows[f"{row.name} SII error, same budget (%)"] = round(100 * row.sii_error, 3)
-        if self.gnn_test_r2 is not None:
-            rows["GNN held-out R^2 (logP, test molecules)"] = round(self.gnn_test_r2, 3)
+                rows[f"{row.name} SII error, same budget (%)"] = _pct(row.sii_error)
+        if self.crippen_correlation is not None:
+            rows["Correlation of phi with Crippen atom contributions"] = round(self.crippen_correlation, 3)
+        if self.predictor_test_r2 is not None:
+            rows["Predictor held-out R^2 (logP, test molecules)"] = round(self.predictor_test_r2, 3)
+        rows["Ensemble fits"] = self.ensemble
         rows["Surrogate parameters"] = self.n_parameters
         rows["Fit time (s)"] = round(self.fit_seconds, 2)
         rows["Index time, all n + n^2 indices (s)"] = round(self.index_seconds, 3)
         return rows
 
     def artifacts(self) -> dict[str, Artifact]:
+        from models.shapley_graph.depiction import molecule_svg
+
+        exact_atoms = {a.index: a for a in self.exact.atoms} if self.exact else {}
+        exact_pairs = {(p.i, p.j): p for p in self.exact.interactions} if self.exact else {}
         atoms = io.StringIO()
         writer = csv.writer(atoms)
-        writer.writerow(["atom", "element", "phi", "banzhaf", "stii_single"])
+        writer.writerow(["atom", "element", "phi", "phi_std", "phi_exact", "banzhaf", "stii_single", "crippen"])
         for a in self.atoms:
-            writer.writerow([a.index, a.element, f"{a.shapley:.10g}", f"{a.banzhaf:.10g}", f"{a.stii:.10g}"])
+            exact = exact_atoms.get(a.index)
+            writer.writerow([a.index, a.element, f"{a.shapley:.10g}", _num(a.shapley_std),
+                             _num(exact.shapley if exact else None), f"{a.banzhaf:.10g}", f"{a.stii:.10g}",
+                             f"{self.crippen[a.index]:.10g}"])
         pairs = io.StringIO()
         writer = csv.writer(pairs)
-        writer.writerow(["i", "j", "element_i", "element_j", "bonded", "sii", "stii", "banzhaf_interaction"])
+        writer.writerow(["i", "j", "element_i", "element_j", "bonded", "sii", "sii_std", "sii_exact", "stii",
+                         "banzhaf_interaction"])
         for p in self.interactions:
-            writer.writerow(
-                [p.i, p.j, self.elements[p.i], self.elements[p.j], int(p.bonded),
-                 f"{p.sii:.10g}", f"{p.stii:.10g}", f"{p.banzhaf:.10g}"]
-            )
-        return {"shapley.csv": Artifact.csv(atoms.getvalue()), "interactions.csv": Artifact.csv(pairs.getvalue())}
+            ex = exact_pairs.get((p.i, p.j))
+            writer.writerow([p.i, p.j, self.elements[p.i], self.elements[p.j], int(p.bonded), f"{p.sii:.10g}",
+                             _num(p.sii_std), _num(ex.sii if ex else None), f"{p.stii:.10g}", f"{p.banzhaf:.10g}"])
+        files = {"shapley.csv": Artifact.csv(atoms.getvalue()), "interactions.csv": Artifact.csv(pairs.getvalue()),
+                 "molecule.svg": Artifact.text(molecule_svg(self), "image/svg+xml")}
+        tables: dict[str, list[BaseModel]] = {"baselines.csv": list(self.baselines),
+                                              "error_curve.csv": list(self.error_curve),
+                                              "masking.csv": list(self.masking_comparison)}
+        for file_name, rows in tables.items():
+            if rows:
+                files[file_name] = Artifact.csv(_table(rows))
+        return files
+
+
+def _num(value: float | None) -> str:
+    return "" if value is None else f"{value:.10g}"
+
+
+def _table(rows: list[BaseModel]) -> str:
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=list(rows[0].model_dump()))
+    writer.writeheader()
+    for row in rows:
+        writer.writerow(row.model_dump())
+    return out.getvalue()

@@ -26,12 +26,12 @@ def test_shipped_gnn_predicts_logp_on_held_out_molecules() -> None:
 def test_tn_shap_g_beats_kernelshap_under_5_percent_with_500_queries(smiles: str) -> None:
     molecule = parse_molecule(smiles)
     assert molecule.n_atoms <= 14
-    truth, _ = exact_game_indices(build_game(molecule, "gnn", "zeros"))
-    game = build_game(molecule, "gnn", "zeros")
+    truth, _ = exact_game_indices(build_game(molecule, "gnn", "baseline"))
+    game = build_game(molecule, "gnn", "baseline")
     est = tn_shap_g(game, NetworkLayout(molecule.n_atoms, molecule.bonds), 500, 3, seed=0)
     assert game.queries <= 500
     tn_error = relative_l2(est.indices.shapley, truth.shapley)
-    kernel = shapiq_estimates(build_game(molecule, "gnn", "zeros"), 500, seed=0, pairs=False)[0]
+    kernel = shapiq_estimates(build_game(molecule, "gnn", "baseline"), 500, seed=0, pairs=False)[0]
     assert kernel.name == "KernelSHAP" and kernel.queries <= 500
     kernel_error = relative_l2(kernel.shapley, truth.shapley)
     assert tn_error < 0.05
