@@ -32,8 +32,9 @@ def method_cards(listing: list[dict]) -> None:
                 st.caption(method["paper"]["citation"])
                 st.markdown(method["summary"])
                 if (PAGES_DIR / f"{method['name']}.py").exists():
-                    st.page_link(str(PAGES_DIR / f"{method['name']}.py"), label=f"Open the {method['title']} page",
-                                 icon="▶️")
+                    # target=_self: the page opens in this tab (a plain markdown link opens a new one)
+                    st.markdown(f'<a href="/{method["name"]}" target="_self">▶ Open the {method["title"]} page</a>',
+                                unsafe_allow_html=True)
 
 
 def main() -> None:

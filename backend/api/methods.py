@@ -5,10 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, HTTPException
+from pydantic import ValidationError
 
 from backend.api.deps import RegistryDep
 from backend.api.schemas import MethodPublic, MethodsPublic, PaperPublic
 from backend.registry import RegisteredMethod
+from models.common import MethodSpec
 
 router = APIRouter(prefix="/api/methods", tags=["methods"])
 
@@ -18,11 +20,25 @@ def _public(method: RegisteredMethod) -> MethodPublic:
     paper = spec.paper
     return MethodPublic(
         name=spec.name, title=spec.title, nav_title=spec.nav_title or spec.title, section=spec.section, order=spec.order, summary=spec.summary,
-        about=spec.about, params_schema=spec.params_model.model_json_schema(), has_examples=spec.examples is not None,
+        about=spec.about, params_schema=params_schema(spec), has_examples=spec.examples is not None,
         resources=sorted(spec.page_resources()) if spec.page_resources else [],
         paper=PaperPublic(title=paper.title, authors=paper.authors, venue=paper.venue, year=paper.year,
                           url=paper.url, code_url=paper.code_url, citation=paper.citation()),
     )
+
+
+def params_schema(spec: MethodSpec) -> dict[str, Any]:
+    """The params model's JSON schema, with every field's default filled in (pydantic leaves out the
+    defaults made by a `default_factory`, yet pages build their widgets from this schema)."""
+    schema = spec.params_model.model_json_schema()
+    try:
+        defaults = spec.params_model().model_dump(mode="json")
+    except ValidationError:
+        return schema
+    for field, prop in schema.get("properties", {}).items():
+        if field in defaults and "default" not in prop:
+            prop["default"] = defaults[field]
+    return schema
 
 
 @router.get("", response_model=MethodsPublic, summary="List the methods this server offers")

@@ -157,3 +157,5 @@ class MethodSpec(Generic[P, R]):
     # answered at once with a 422 and never stored as a job.
     check: Callable[[P], None] | None = None
     requirements: Requirements = field(default_factory=Requirements)
+    # A tiny input (about a second of work) for the contract test of every method; None: the defaults.
+    smoke_params: Mapping[str, Any] | None = None

@@ -1,0 +1,91 @@
+"""Every registered method keeps the contract: documented, bounded params; valid examples; a run
+whose result.json round-trips, whose figures serialise and whose progress never goes backwards."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from backend.registry import discover
+from models.common import MethodSpec
+
+SPECS: dict[str, MethodSpec] = {m.spec.name: m.spec for m in discover().ordered()}
+NAMES = sorted(SPECS)
+
+
+def _leaf_problems(name: str, prop: dict[str, Any], defs: dict[str, Any]) -> list[str]:
+    """What a parameter's schema lacks: a description, and bounds on numbers, strings and lists."""
+    if "$ref" in prop:
+        prop = {**defs.get(prop["$ref"].split("/")[-1], {}), **prop}
+    options = prop.get("anyOf") or []
+    problems: list[str] = []
+    if options:
+        for option in options:
+            if option.get("type") != "null":
+                problems += [p for p in _leaf_problems(name, {**option, "description": "x"}, defs)]
+        return problems
+    kind = prop.get("type")
+    if kind in ("integer", "number") and "enum" not in prop and "const" not in prop:
+        if not any(k in prop for k in ("maximum", "exclusiveMaximum")) or not any(
+                k in prop for k in ("minimum", "exclusiveMinimum")):
+            problems.append(f"{name}: a number without both bounds")
+    if kind == "string" and "enum" not in prop and "const" not in prop and "maxLength" not in prop:
+        problems.append(f"{name}: a string without maxLength")
+    if kind == "array":
+        if "maxItems" not in prop:
+            problems.append(f"{name}: a list without maxItems")
+        if isinstance(prop.get("items"), dict):
+            problems += _leaf_problems(f"{name}[]", {**prop["items"], "description": "x"}, defs)
+    if kind == "object" and "properties" in prop:
+        for child, child_prop in prop["properties"].items():
+            problems += _leaf_problems(f"{name}.{child}", {**child_prop, "description": "x"}, defs)
+    return problems
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_params_have_defaults_bounds_and_descriptions(name: str) -> None:
+    model = SPECS[name].params_model
+    schema = model.model_json_schema()
+    defs = schema.get("$defs", {})
+    problems: list[str] = []
+    for field, prop in schema.get("properties", {}).items():
+        if not prop.get("description"):
+            problems.append(f"{field}: no description")
+        if model.model_fields[field].is_required():
+            problems.append(f"{field}: no default")
+        problems += _leaf_problems(field, prop, defs)
+    assert not problems, problems
+    SPECS[name].params_model()  # the defaults alone are a valid input
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_examples_validate_and_the_spec_is_complete(name: str) -> None:
+    spec = SPECS[name]
+    assert spec.paper.title and spec.paper.authors, "the citation needs a title and authors"
+    assert spec.about.strip(), "the page's About expander needs the algorithm in steps"
+    examples = dict(spec.examples()) if spec.examples else {}
+    for params in examples.values():
+        spec.params_model.model_validate(params)
+    if spec.smoke_params is not None:
+        spec.params_model.model_validate(dict(spec.smoke_params))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", NAMES)
+def test_a_tiny_run_round_trips_and_reports_monotone_progress(name: str) -> None:
+    spec = SPECS[name]
+    params = spec.params_model.model_validate(dict(spec.smoke_params or {}))
+    seen: list[float] = []
+    result = spec.run(params, lambda fraction, message="": seen.append(float(fraction)))
+    assert seen, "run() reports progress"
+    assert all(0.0 <= f <= 1.0 for f in seen), seen
+    assert seen == sorted(seen), f"progress went backwards: {seen}"
+    files = result.all_artifacts()
+    reloaded = spec.result_model.model_validate_json(files["result.json"].content)
+    assert reloaded.model_dump(mode="json") == result.model_dump(mode="json")
+    for figure_name, figure in spec.figures(result).items():
+        assert json.loads(figure.to_json())["data"] is not None, figure_name
+    verdict = result.verdict()
+    assert verdict.label and verdict.tone in ("success", "info", "warning", "error")
