@@ -5,12 +5,15 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import sys
 from pathlib import Path
 from typing import Any, NoReturn
 
 from pydantic import ValidationError
 
+from backend.jobs.limits import tree_rss_mb
+from backend.jobs.run import is_out_of_memory, out_of_memory_message, run_method
 from backend.jobs.service import describe_validation_error
 from backend.registry import Registry, discover
 from backend.settings import get_settings
@@ -55,22 +58,22 @@ def _run(name: str, raw_params: str, out: Path | None, quiet: bool) -> int:
         return _fail("--params must be a JSON object")
     spec = method.spec
     try:
-        params = spec.params_model.model_validate(payload)
+        run = run_method(spec, payload, (lambda f, m="": None) if quiet else _progress)
     except ValidationError as exc:
         return _fail(f"invalid params: {describe_validation_error(exc)}")
-    try:
-        result = spec.run(params, (lambda f, m="": None) if quiet else _progress)
     except MethodInputError as exc:
         return _fail(str(exc))
-    except MemoryError:
-        print("error: the method ran out of memory; try smaller settings", file=sys.stderr)
+    except Exception as exc:  # noqa: BLE001 - out of memory gets the one wording the jobs use
+        if not is_out_of_memory(exc):
+            raise
+        print(f"error: {out_of_memory_message(tree_rss_mb(os.getpid()))}", file=sys.stderr)
         return 1
-    print(json.dumps(result.model_dump(mode="json"), indent=2))
+    print(json.dumps(run.result.model_dump(mode="json"), indent=2))
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
-        for file_name, artifact in result.all_artifacts().items():
+        for file_name, artifact in run.artifacts.items():
             (out / Path(file_name).name).write_bytes(artifact.content)
-        for figure_name, figure in spec.figures(result).items():
+        for figure_name, figure in run.figures.items():
             figure.write_html(out / f"{figure_name}.html", include_plotlyjs="cdn")
     return 0
 

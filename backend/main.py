@@ -10,13 +10,13 @@ from datetime import timedelta
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from sqlalchemy.exc import OperationalError
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from backend import __version__
 from backend.api import api_router
-from backend.jobs.executors import make_executor
+from backend.jobs.runtime import start_jobs
 from backend.jobs.service import JobService
-from backend.jobs.store import JobStore
 from backend.registry import discover
 from backend.settings import Settings, get_settings
 from db.jobs import JobRepository
@@ -40,28 +40,28 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         engine = make_engine(url)
         sessions = make_session_factory(engine)
         with sessions.begin() as session:
-            recovered = JobRepository(session).recover_interrupted()
             removed = 0
             if settings.job_retention_days > 0:
                 cutoff = utcnow() - timedelta(days=settings.job_retention_days)
                 removed = JobRepository(session).delete_finished_before(cutoff)
-        if recovered:
-            log.warning("marked %d interrupted job(s) as failed", recovered)
         if removed:
             log.info("deleted %d job(s) older than %g days", removed, settings.job_retention_days)
         registry = discover(settings.extra_method_modules())
         preload = [method.module for method in registry.ordered()] if settings.preload_methods else []
-        executor = make_executor(JobStore(sessions), settings, preload)
+        app.state.torch_device = torch_device()
+        # Recovery (expired leases only), the executor named by EXECUTOR, and the lease heartbeat.
+        jobs = start_jobs(settings, sessions, preload, gpu_available=app.state.torch_device == "cuda")
+        executor = jobs.executor
         app.state.settings = settings
         app.state.sessions = sessions
         app.state.registry = registry
         app.state.executor = executor
+        app.state.instance_id = jobs.instance_id
         app.state.service = JobService(registry, executor, sessions)
-        app.state.torch_device = torch_device()
         try:
             yield
         finally:
-            executor.shutdown()
+            jobs.shutdown()
             engine.dispose()
 
     app = FastAPI(title="Method Playground model server", version=__version__, lifespan=lifespan,
@@ -71,6 +71,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def readable_422(_request: Request, exc: RequestValidationError) -> JSONResponse:
         parts = [f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}" for err in exc.errors()]
         return JSONResponse({"detail": "; ".join(parts) or "invalid request"}, 422)
+
+    @app.exception_handler(OperationalError)
+    async def database_busy(_request: Request, exc: OperationalError) -> JSONResponse:
+        """A locked or unreachable database is a temporary condition: 503 with Retry-After, not 500."""
+        log.warning("database unavailable: %s", exc.orig)
+        return JSONResponse({"detail": "the database is busy; try again in a few seconds"}, 503,
+                            headers={"Retry-After": "2"})
 
     @app.exception_handler(Exception)
     async def internal_error(_request: Request, exc: Exception) -> JSONResponse:

@@ -25,15 +25,24 @@ class Settings(BaseSettings):
 
     data_dir: Path = Field(REPO_ROOT / "var", description="Where the SQLite file and job scratch live.")
     database_url: str = Field("", description="SQLAlchemy URL; empty means sqlite:///DATA_DIR/playground.db.")
-    executor: Literal["embedded", "inline"] = Field(
-        "embedded", description="embedded: one spawned process per job; inline: in-process (tests only)."
+    executor: Literal["embedded", "ray", "inline"] = Field(
+        "embedded", description="embedded: one process per job on this machine; ray: one task per job on the Ray "
+        "cluster at RAY_ADDRESS; inline: in-process (tests only)."
     )
+    ray_address: str = Field("", description="host:port of a running Ray head (EXECUTOR=ray); never started implicitly.")
     start_method: Literal["forkserver", "spawn"] = Field(
         "forkserver", description="How job processes start: forked from a preloaded, CUDA-free server, or spawned."
     )
     max_workers: int = Field(2, ge=1, le=64, description="Jobs that run at once.")
     job_timeout_s: float = Field(300.0, gt=0, le=24 * 3600, description="Wall-clock limit of one job.")
-    job_memory_mb: int = Field(4096, ge=64, le=1024 * 1024, description="Address-space limit of one job.")
+    job_memory_mb: int = Field(4096, ge=16, le=1024 * 1024,
+                               description="Resident memory one job may add (process tree, measured); past it the job stops.")
+    job_address_space_mb: int = Field(0, ge=0, le=1024 * 1024,
+                                      description="Optional RLIMIT_AS backstop for CPU jobs (0 = off; never for GPU jobs).")
+    job_lease_s: float = Field(30.0, ge=1, le=3600,
+                               description="A job whose server stopped renewing its heartbeat this long ends as interrupted.")
+    db_retry_s: float = Field(60.0, ge=0, le=3600,
+                              description="How long a job's final write retries on a locked or unreachable database.")
     job_threads: int = Field(1, ge=1, le=256, description="CPU threads (BLAS, OpenMP, torch) one job may use.")
     cancel_grace_s: float = Field(3.0, ge=0, le=60, description="Time a cancelled job has to stop before it is killed.")
     progress_interval_s: float = Field(0.2, ge=0, le=10, description="Minimum time between progress writes of one job.")

@@ -1,4 +1,11 @@
-"""The jobs repository: the job state machine, one named method per transition."""
+"""The jobs repository: the job state machine, one named method per transition.
+
+    queued --mark_running--> running
+    queued | running --finish--> succeeded | failed | cancelled | timed_out   (terminal, final)
+
+Every transition is one guarded `UPDATE ... WHERE status IN (...)`, so a late or repeated
+transition (a cancel racing a finish, two servers on one database) changes nothing.
+"""
 
 from __future__ import annotations
 
@@ -9,15 +16,18 @@ from typing import Any
 
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm import Session
+from sqlalchemy.sql.functions import coalesce
 
 from db.tables import Artifact, Job, utcnow
 
-__all__ = ["INTERRUPTED_MESSAGE", "JobRepository", "JobStatus", "TERMINAL"]
+__all__ = ["ACTIVE", "INTERRUPTED_MESSAGE", "JobRepository", "JobStatus", "TERMINAL"]
 
 INTERRUPTED_MESSAGE = "interrupted by a server restart"
 
 
 class JobStatus(StrEnum):
+    """The stored status of a job; the values are what the API returns and the front end compares."""
+
     QUEUED = "queued"
     RUNNING = "running"
     SUCCEEDED = "succeeded"
@@ -27,7 +37,8 @@ class JobStatus(StrEnum):
 
 
 TERMINAL = frozenset({JobStatus.SUCCEEDED, JobStatus.FAILED, JobStatus.CANCELLED, JobStatus.TIMED_OUT})
-_ACTIVE = (JobStatus.QUEUED.value, JobStatus.RUNNING.value)
+ACTIVE = frozenset({JobStatus.QUEUED, JobStatus.RUNNING})
+_ACTIVE = tuple(status.value for status in ACTIVE)
 
 
 class JobRepository:
@@ -74,14 +85,25 @@ class JobRepository:
         self.session.flush()
         return job
 
-    def mark_running(self, job_id: str) -> bool:
-        """queued -> running; False when the job was cancelled before it started."""
+    def mark_running(self, job_id: str, instance_id: str = "") -> bool:
+        """queued -> running, leased by `instance_id`; False when the job was cancelled before it started."""
+        now = utcnow()
         done = self.session.execute(
             update(Job)
             .where(Job.id == job_id, Job.status == JobStatus.QUEUED.value)
-            .values(status=JobStatus.RUNNING.value, started_at=utcnow(), message="started")
+            .values(status=JobStatus.RUNNING.value, started_at=now, message="started",
+                    lease_owner=instance_id or None, heartbeat_at=now)
         )
         return bool(getattr(done, "rowcount", 0))
+
+    def heartbeat(self, instance_id: str, job_ids: Sequence[str]) -> int:
+        """Renew the lease of the given active jobs for `instance_id`; returns how many rows it renewed."""
+        done = self.session.execute(
+            update(Job)
+            .where(Job.id.in_(list(job_ids)), Job.status.in_(_ACTIVE))
+            .values(lease_owner=instance_id, heartbeat_at=utcnow())
+        )
+        return int(getattr(done, "rowcount", 0) or 0)
 
     def set_progress(self, job_id: str, fraction: float, message: str) -> None:
         self.session.execute(
@@ -90,6 +112,39 @@ class JobRepository:
             .values(progress=min(max(fraction, 0.0), 1.0), message=message[:500])
         )
 
+    def finish(
+        self,
+        job_id: str,
+        status: JobStatus,
+        *,
+        error: str = "",
+        result: dict[str, Any] | None = None,
+        metrics: dict[str, Any] | None = None,
+        figures: dict[str, Any] | None = None,
+        artifacts: Mapping[str, tuple[str, bytes]] | None = None,
+        verdict: Mapping[str, str] | None = None,
+    ) -> bool:
+        """queued | running -> a terminal status: the one transition that ends a job.
+
+        A succeeded job stores its result, metrics, figures, verdict and artifacts; any other ending
+        stores its error as the message. Returns False when the job had already ended (nothing is
+        written then, not even artifacts)."""
+        if status not in TERMINAL:
+            raise ValueError(f"finish() needs a terminal status, got {status!r}")
+        if status is JobStatus.SUCCEEDED:
+            verdict = verdict or {}
+            done = self._end(job_id, status, "done", result=result or {}, metrics=metrics or {},
+                             figures=figures or {}, progress=1.0, verdict=(verdict.get("label") or None),
+                             verdict_tone=verdict.get("tone"), verdict_detail=verdict.get("detail"))
+            if done:
+                self.session.execute(delete(Artifact).where(Artifact.job_id == job_id))
+                for name, (media_type, content) in (artifacts or {}).items():
+                    self.session.add(Artifact(job_id=job_id, name=name, media_type=media_type, content=content))
+            return done
+        message = "cancelled by the user" if status is JobStatus.CANCELLED and not error else error
+        return self._end(job_id, status, message, error=message)
+
+    # named endings (tests and callers that know the ending up front)
     def succeed(
         self,
         job_id: str,
@@ -99,23 +154,17 @@ class JobRepository:
         artifacts: Mapping[str, tuple[str, bytes]],
         verdict: Mapping[str, str] | None = None,
     ) -> None:
-        verdict = verdict or {}
-        self._finish(job_id, JobStatus.SUCCEEDED, "done", result=result, metrics=metrics, figures=figures, progress=1.0,
-                     verdict=(verdict.get("label") or None), verdict_tone=verdict.get("tone"),
-                     verdict_detail=verdict.get("detail"))
-        self.session.execute(delete(Artifact).where(Artifact.job_id == job_id))
-        for name, (media_type, content) in artifacts.items():
-            self.session.add(Artifact(job_id=job_id, name=name, media_type=media_type, content=content))
+        self.finish(job_id, JobStatus.SUCCEEDED, result=result, metrics=metrics, figures=figures, artifacts=artifacts,
+                    verdict=verdict)
 
     def fail(self, job_id: str, error: str) -> None:
-        self._finish(job_id, JobStatus.FAILED, error, error=error)
+        self.finish(job_id, JobStatus.FAILED, error=error)
 
     def time_out(self, job_id: str, limit_s: float) -> None:
-        error = f"the job ran past its time limit of {limit_s:g} s and was stopped"
-        self._finish(job_id, JobStatus.TIMED_OUT, error, error=error)
+        self.finish(job_id, JobStatus.TIMED_OUT, error=f"the job ran past its time limit of {limit_s:g} s and was stopped")
 
     def cancel(self, job_id: str) -> None:
-        self._finish(job_id, JobStatus.CANCELLED, "cancelled by the user", error="cancelled by the user")
+        self.finish(job_id, JobStatus.CANCELLED, error="cancelled by the user")
 
     def request_cancel(self, job_id: str) -> str | None:
         """Flag a job for cancellation; a queued job is cancelled at once. Returns the new status."""
@@ -131,13 +180,16 @@ class JobRepository:
         self.session.refresh(job)
         return job.status
 
-    def recover_interrupted(self) -> int:
-        """Mark jobs a dead server left queued or running as failed; returns how many."""
-        done = self.session.execute(
-            update(Job)
-            .where(Job.status.in_(_ACTIVE))
-            .values(status=JobStatus.FAILED.value, error=INTERRUPTED_MESSAGE, message=INTERRUPTED_MESSAGE, finished_at=utcnow())
-        )
+    def recover_interrupted(self, lease_expired_before: datetime | None = None) -> int:
+        """Mark queued or running jobs as failed ("interrupted by a server restart"); returns how many.
+
+        With `lease_expired_before`, only jobs whose last heartbeat (or, never leased, creation) is
+        older: the jobs of a live server on the same database are left alone."""
+        query = update(Job).where(Job.status.in_(_ACTIVE))
+        if lease_expired_before is not None:
+            query = query.where(coalesce(Job.heartbeat_at, Job.created_at) < lease_expired_before)
+        done = self.session.execute(query.values(status=JobStatus.FAILED.value, error=INTERRUPTED_MESSAGE,
+                                                 message=INTERRUPTED_MESSAGE, finished_at=utcnow()))
         return int(getattr(done, "rowcount", 0) or 0)
 
     def delete_finished_before(self, cutoff: datetime) -> int:
@@ -148,10 +200,11 @@ class JobRepository:
         done = self.session.execute(delete(Job).where(Job.status.in_(terminal), Job.finished_at < cutoff))
         return int(getattr(done, "rowcount", 0) or 0)
 
-    def _finish(self, job_id: str, status: JobStatus, message: str, **values: Any) -> None:
+    def _end(self, job_id: str, status: JobStatus, message: str, **values: Any) -> bool:
         finished: datetime = utcnow()
-        self.session.execute(
+        done = self.session.execute(
             update(Job)
             .where(Job.id == job_id, Job.status.in_(_ACTIVE))
             .values(status=status.value, message=message[:500], finished_at=finished, **values)
         )
+        return bool(getattr(done, "rowcount", 0))

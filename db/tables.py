@@ -46,6 +46,10 @@ class Job(Base):
     verdict: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
     verdict_tone: Mapped[str | None] = mapped_column(String(16), nullable=True)
     verdict_detail: Mapped[str | None] = mapped_column(Text, nullable=True)
+    # The lease: the server instance that holds the job (queued in its executor or running) and when
+    # it last said so; recovery marks only jobs whose heartbeat is older than the lease.
+    lease_owner: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    heartbeat_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
     artifacts: Mapped[list[Artifact]] = relationship(
         back_populates="job", cascade="all, delete-orphan", passive_deletes=True, lazy="raise"

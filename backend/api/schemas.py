@@ -7,6 +7,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from db.jobs import JobStatus
+
 __all__ = ["Health", "JobCreate", "JobCreated", "JobPublic", "JobsPublic", "MethodPublic", "MethodsPublic", "PaperPublic",
            "VerdictPublic"]
 
@@ -50,7 +52,7 @@ class JobCreate(BaseModel):
 
 class JobCreated(BaseModel):
     id: str
-    status: str
+    status: JobStatus
 
 
 class VerdictPublic(BaseModel):
@@ -64,7 +66,7 @@ class VerdictPublic(BaseModel):
 class JobPublic(BaseModel):
     id: str
     method: str
-    status: str
+    status: JobStatus
     progress: float
     message: str
     owner: str
@@ -90,7 +92,11 @@ class Health(BaseModel):
     ok: bool
     version: str
     database: bool
-    executor: str
-    workers: int
+    executor: str = Field(description="embedded | ray | inline")
+    workers: int = Field(description="Jobs that run at once (embedded) or CPUs of the Ray cluster (ray).")
     torch_device: str
     methods: int
+    instance: str = Field("", description="This server instance's id (the lease owner of the jobs it runs).")
+    resources: dict[str, float] = Field(default_factory=dict, description="CPU, GPU, memory... the executor offers.")
+    executor_detail: dict[str, Any] = Field(default_factory=dict,
+                                            description="Ray: address and live nodes; embedded: start method, warm processes.")

@@ -1,231 +1,172 @@
-"""Executors: the embedded one (one spawned process per job) and the inline one (tests)."""
+"""Executors: embedded (a process per job on this machine), Ray (a task per job on a cluster), inline (tests).
+
+An executor takes a stored job (`submit`), stops one (`cancel`), says which jobs it holds (`held`,
+for the lease heartbeat) and stops everything (`shutdown`, which ends running jobs as interrupted).
+"""
 
 from __future__ import annotations
 
 import logging
-import multiprocessing as mp
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
-from multiprocessing.connection import Connection
-from multiprocessing.process import BaseProcess
 from typing import Any, Protocol
 
+from backend.jobs.limits import JobLimits
 from backend.jobs.outcome import Outcome, execute
+from backend.jobs.pool import ProcessPool, ProcessStartError
 from backend.jobs.store import JobStore
-from backend.jobs.worker import worker_main
+from backend.jobs.supervisor import JobWatch, Supervisor
 from backend.registry import load_spec
 from backend.settings import Settings
-from models.common import Cancelled
+from models.common import Cancelled, Requirements
 
-__all__ = ["EmbeddedExecutor", "Executor", "InlineExecutor", "make_executor"]
+__all__ = ["EmbeddedExecutor", "Executor", "InlineExecutor", "make_executor", "no_gpu_message"]
 
 log = logging.getLogger(__name__)
+
+PROCESS_START_TIMEOUT_S = 120.0  # a spawned job process imports torch & co. on a busy machine
 
 
 class Executor(Protocol):
     """Runs jobs: `submit` hands one over, `cancel` asks it to stop, `shutdown` stops everything."""
 
-    workers: int
+    name: str
+
+    @property
+    def workers(self) -> int: ...
 
     def submit(self, job_id: str, module: str, params: dict[str, Any]) -> None: ...
 
     def cancel(self, job_id: str) -> None: ...
 
+    def held(self) -> list[str]: ...
+
+    def resources(self) -> dict[str, float]: ...
+
+    def describe(self) -> dict[str, Any]: ...
+
     def shutdown(self) -> None: ...
 
 
-@dataclass
-class _WarmProcess:
-    process: BaseProcess
-    conn: Connection
+def no_gpu_message(requirements: Requirements) -> str:
+    return (f"this method needs {requirements.gpus:g} GPU(s) and this server has none (torch sees no CUDA "
+            "device); run it on a server with a GPU, or with EXECUTOR=ray on a cluster with GPU workers")
 
 
-@dataclass
-class _Running:
-    cancel_at: float | None = None
-    warm: _WarmProcess | None = None
-    lock: threading.Lock = field(default_factory=threading.Lock)
+def job_limits(settings: Settings, requirements: Requirements) -> JobLimits:
+    """The limits of one job: the method's declared memory or JOB_MEMORY_MB; RLIMIT_AS only for CPU jobs."""
+    memory_mb = requirements.memory_mb or settings.job_memory_mb
+    backstop = settings.job_address_space_mb if requirements.gpus == 0 else 0
+    return JobLimits(timeout_s=settings.job_timeout_s, memory_mb=memory_mb, max_result_mb=settings.max_result_mb,
+                     address_space_mb=backstop)
 
 
 class EmbeddedExecutor:
-    """One fresh process per job, at most `max_workers` at once, with time and memory limits."""
+    """One fresh process per job, at most `max_workers` at once, each watched by a Supervisor."""
 
-    def __init__(self, store: JobStore, settings: Settings, preload: list[str]) -> None:
+    name = "embedded"
+
+    def __init__(self, store: JobStore, settings: Settings, preload: list[str], gpu_available: bool = False) -> None:
         self.store = store
         self.settings = settings
-        self.workers = settings.max_workers
-        self._preload = preload
-        # forkserver: a clean server process that has imported the method packages (and never touched
-        # CUDA) forks each job process, so a job starts in milliseconds with everything loaded and is
-        # still CUDA-safe; "spawn" starts every job from a fresh interpreter (slower, same isolation).
-        self._context = mp.get_context(settings.start_method)
-        if settings.start_method == "forkserver":
-            self._context.set_forkserver_preload(["backend.jobs.worker", *preload])
-        self._pool = ThreadPoolExecutor(max_workers=settings.max_workers, thread_name_prefix="job")
-        self._running: dict[str, _Running] = {}
-        self._warm: list[_WarmProcess] = []
+        self.gpu_available = gpu_available
+        self._pool = ProcessPool(settings.start_method, preload, settings.warm_workers, settings.progress_interval_s,
+                                 settings.job_threads)
+        self._threads = ThreadPoolExecutor(max_workers=settings.max_workers, thread_name_prefix="job")
+        self._closing = threading.Event()
+        self._supervisor = Supervisor(store, job_limits(settings, Requirements()), settings.cancel_grace_s,
+                                      settings.progress_interval_s, self._closing)
+        self._watches: dict[str, JobWatch] = {}
         self._lock = threading.Lock()
-        self._closed = False
-        for _ in range(settings.warm_workers):
-            self._warm.append(self._spawn())
 
-    # processes
-    def _spawn(self) -> _WarmProcess:
-        parent, child = self._context.Pipe()
-        process = self._context.Process(  # type: ignore[attr-defined]
-            target=worker_main,
-            args=(child, self._preload, self.settings.progress_interval_s, self.settings.job_threads),
-            daemon=True,
-        )
-        process.start()
-        child.close()
-        return _WarmProcess(process, parent)
+    @property
+    def workers(self) -> int:
+        return self.settings.max_workers
 
-    def _take_process(self) -> _WarmProcess:
+    def resources(self) -> dict[str, float]:
+        return {"CPU": float(self.settings.max_workers * self.settings.job_threads),
+                "GPU": 1.0 if self.gpu_available else 0.0, "memory_mb": float(self.settings.job_memory_mb)}
+
+    def describe(self) -> dict[str, Any]:
+        return {"start_method": self.settings.start_method, "warm_processes": self._pool.warm_count()}
+
+    def held(self) -> list[str]:
         with self._lock:
-            warm = self._warm.pop(0) if self._warm else None
-        if warm is None or not warm.process.is_alive():
-            warm = self._spawn()
-        if self.settings.warm_workers and not self._closed:
-            threading.Thread(target=self._refill, daemon=True).start()
-        return warm
+            return list(self._watches)
 
-    def _refill(self) -> None:
-        spare = self._spawn()
-        with self._lock:
-            if self._closed or len(self._warm) >= self.settings.warm_workers:
-                surplus = spare
-            else:
-                self._warm.append(spare)
-                return
-        _stop(surplus.process, 0)
-
-    # interface
     def submit(self, job_id: str, module: str, params: dict[str, Any]) -> None:
-        self._running[job_id] = _Running()
-        self._pool.submit(self._supervise, job_id, module, params)
+        with self._lock:
+            self._watches[job_id] = JobWatch()
+        self._threads.submit(self._run, job_id, module, params)
 
     def cancel(self, job_id: str) -> None:
-        running = self._running.get(job_id)
-        if running is None:
-            return
-        with running.lock:
-            if running.cancel_at is None:
-                running.cancel_at = time.monotonic()
-            if running.warm is not None:
-                try:
-                    running.warm.conn.send(("cancel",))
-                except OSError:
-                    pass
+        with self._lock:
+            watch = self._watches.get(job_id)
+        if watch is not None:
+            watch.request_cancel()
 
     def shutdown(self) -> None:
-        self._closed = True
-        for running in list(self._running.values()):
-            if running.warm is not None:
-                _stop(running.warm.process, 0)
+        """Running jobs end as interrupted (their supervisors see `closing`); queued ones too."""
+        self._closing.set()
+        self._threads.shutdown(wait=True, cancel_futures=True)
         with self._lock:
-            for warm in self._warm:
-                _stop(warm.process, 0)
-            self._warm.clear()
-        self._pool.shutdown(wait=False, cancel_futures=True)
+            left = list(self._watches)
+            self._watches.clear()
+        for job_id in left:  # queued jobs whose thread never started
+            self.store.finish(job_id, Outcome.interrupted("interrupted by a server shutdown"), retry_s=2.0)
+        self._pool.close()
 
-    # one job
-    def _supervise(self, job_id: str, module: str, params: dict[str, Any]) -> None:
-        running = self._running[job_id]
+    def _run(self, job_id: str, module: str, params: dict[str, Any]) -> None:
         try:
-            if not self.store.start(job_id):
-                return  # cancelled while it waited in the queue
-            self._run_in_process(job_id, module, params, running)
+            if self._closing.is_set() or not self.store.start(job_id):
+                return  # shutting down, or cancelled while it waited in the queue
+            self.store.finish(job_id, self._supervise(job_id, module, params))
         except Exception:  # noqa: BLE001 - a supervisor bug must still close the job
             log.exception("supervising job %s failed", job_id)
-            self.store.finish(job_id, Outcome("failed", error="internal error while running the job"))
+            self.store.finish(job_id, Outcome.failed("internal error while running the job"))
         finally:
-            self._running.pop(job_id, None)
+            with self._lock:
+                self._watches.pop(job_id, None)
 
-    def _run_in_process(self, job_id: str, module: str, params: dict[str, Any], running: _Running) -> None:
-        settings = self.settings
-        warm = self._take_process()
-        conn, process = warm.conn, warm.process
-        deadline = time.monotonic() + settings.job_timeout_s
+    def _supervise(self, job_id: str, module: str, params: dict[str, Any]) -> Outcome:
+        requirements = load_spec(module).requirements
+        if requirements.gpus > 0 and not self.gpu_available:
+            return Outcome.failed(no_gpu_message(requirements))
+        with self._lock:
+            watch = self._watches[job_id]
+        job_process = self._pool.take()
         try:
-            while not conn.poll(0.05):  # the process says "ready" once its imports are done
-                if not process.is_alive() or time.monotonic() > deadline:
-                    raise RuntimeError("the job process did not start")
-            conn.recv()
-            conn.send(("job", module, params, settings.job_memory_mb, settings.max_result_mb))
-            with running.lock:  # from here on, cancel() talks to the process directly
-                running.warm = warm
-                if running.cancel_at is not None:
-                    conn.send(("cancel",))
-            self._follow(job_id, warm, running, deadline)
-        finally:
-            _stop(process, 1.0)
-            conn.close()
-
-    def _follow(self, job_id: str, warm: _WarmProcess, running: _Running, deadline: float) -> None:
-        conn, process = warm.conn, warm.process
-        settings = self.settings
-        last_cancel_check = time.monotonic()
-        last_progress_write = 0.0
-        pending_progress: tuple[float, str] | None = None
-        while True:
-            if conn.poll(0.05):
-                try:
-                    message = conn.recv()
-                except (EOFError, OSError):
-                    message = None
-                if message is None:
-                    self.store.finish(job_id, self._died(process, running))
-                    return
-                if message[0] == "progress":
-                    pending_progress = (message[1], message[2])
-                elif message[0] == "outcome":
-                    self.store.finish(job_id, message[1])
-                    return
-            # The limits are checked on every pass, so a job that reports progress without pause
-            # still times out and can still be cancelled.
-            now = time.monotonic()
-            if pending_progress is not None and now - last_progress_write >= settings.progress_interval_s:
-                self.store.progress(job_id, *pending_progress)  # the newest only: throttled writes
-                pending_progress, last_progress_write = None, now
-            if now > deadline:
-                _stop(process, 1.0)
-                self.store.time_out(job_id, settings.job_timeout_s)
-                return
-            if now - last_cancel_check > 0.5:  # a cancel sent to another server process
-                last_cancel_check = now
-                if running.cancel_at is None and self.store.cancel_requested(job_id):
-                    self.cancel(job_id)
-            if running.cancel_at is not None and now - running.cancel_at > settings.cancel_grace_s:
-                _stop(process, 0.5)
-                self.store.finish(job_id, Outcome("cancelled"))
-                return
-            if not process.is_alive() and not conn.poll(0):
-                self.store.finish(job_id, self._died(process, running))
-                return
-
-    def _died(self, process: BaseProcess, running: _Running) -> Outcome:
-        process.join(0.5)
-        if running.cancel_at is not None:
-            return Outcome("cancelled")
-        code = process.exitcode
-        return Outcome(
-            "failed",
-            error=f"the job process stopped unexpectedly (exit code {code}); it may have exceeded "
-            f"its memory limit of {self.settings.job_memory_mb} MB",
-        )
+            job_process.wait_ready(PROCESS_START_TIMEOUT_S)  # imports do not count against the job's limit
+        except ProcessStartError as exc:
+            job_process.stop()
+            return Outcome.failed(str(exc))
+        return self._supervisor.run(job_id, job_process, module, params, watch,
+                                    job_limits(self.settings, requirements))
 
 
 class InlineExecutor:
     """Runs each job synchronously inside `submit` (tests and debugging only: no limits enforced)."""
 
+    name = "inline"
+
     def __init__(self, store: JobStore, settings: Settings) -> None:
         self.store = store
         self.settings = settings
-        self.workers = 1
         self._cancelled: set[str] = set()
+
+    @property
+    def workers(self) -> int:
+        return 1
+
+    def resources(self) -> dict[str, float]:
+        return {"CPU": 1.0}
+
+    def describe(self) -> dict[str, Any]:
+        return {}
+
+    def held(self) -> list[str]:
+        return []
 
     def submit(self, job_id: str, module: str, params: dict[str, Any]) -> None:
         if not self.store.start(job_id):
@@ -240,7 +181,8 @@ class InlineExecutor:
                 last = time.monotonic()
                 self.store.progress(job_id, fraction, message)
 
-        outcome = execute(load_spec(module), params, progress, max_result_mb=self.settings.max_result_mb)
+        outcome = execute(load_spec(module), params, progress, self.settings.job_memory_mb,
+                          self.settings.max_result_mb)
         self.store.finish(job_id, outcome)
 
     def cancel(self, job_id: str) -> None:
@@ -250,17 +192,12 @@ class InlineExecutor:
         pass
 
 
-def make_executor(store: JobStore, settings: Settings, preload: list[str]) -> Executor:
+def make_executor(store: JobStore, settings: Settings, preload: list[str], gpu_available: bool = False) -> Executor:
+    """The executor EXECUTOR names (RayExecutor raises RayUnavailable when the cluster is unreachable)."""
     if settings.executor == "inline":
         return InlineExecutor(store, settings)
-    return EmbeddedExecutor(store, settings, preload)
+    if settings.executor == "ray":
+        from backend.jobs.ray_executor import RayExecutor
 
-
-def _stop(process: BaseProcess, grace_s: float) -> None:
-    """Terminate, then kill, a process that is still alive."""
-    if process.is_alive():
-        process.terminate()
-        process.join(grace_s)
-    if process.is_alive():
-        process.kill()
-        process.join(1.0)
+        return RayExecutor(store, settings)
+    return EmbeddedExecutor(store, settings, preload, gpu_available)

@@ -1,25 +1,51 @@
-"""Runs one method on validated params and packages what the job stores (shared by all executors)."""
+"""A job's typed ending (`Outcome`) and `execute`: run one method and package what the job stores."""
 
 from __future__ import annotations
 
 import json
 import logging
+import os
 import traceback
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
+from pydantic import ValidationError
+
+from backend.jobs.limits import tree_rss_mb
+from backend.jobs.run import is_out_of_memory, out_of_memory_message, run_method
+from db.jobs import JobStatus
 from models.common import Cancelled, MethodInputError, MethodSpec, Progress
 
-__all__ = ["Outcome", "execute"]
+__all__ = ["Ending", "Outcome", "execute"]
 
 log = logging.getLogger(__name__)
+
+INTERRUPTED_BY_SHUTDOWN = "interrupted by a server shutdown"
+
+
+class Ending(StrEnum):
+    """How a job ended; each maps to one stored JobStatus (the wire values the API and app know)."""
+
+    SUCCEEDED = "succeeded"
+    FAILED = "failed"  # the method's own message, or a crash, exit code or signal
+    TIMED_OUT = "timed_out"
+    CANCELLED = "cancelled"
+    OUT_OF_MEMORY = "out_of_memory"
+    INTERRUPTED = "interrupted"  # server shutdown or restart
+
+    @property
+    def status(self) -> JobStatus:
+        if self in (Ending.SUCCEEDED, Ending.TIMED_OUT, Ending.CANCELLED):
+            return JobStatus(self.value)
+        return JobStatus.FAILED
 
 
 @dataclass
 class Outcome:
-    """The end of one run: status plus either the stored payload or a user-facing error."""
+    """The end of one run: how it ended plus either the stored payload or a user-facing error."""
 
-    status: str  # "succeeded" | "failed" | "cancelled"
+    ending: Ending
     error: str = ""
     result: dict[str, Any] = field(default_factory=dict)
     metrics: dict[str, Any] = field(default_factory=dict)
@@ -27,33 +53,57 @@ class Outcome:
     artifacts: dict[str, tuple[str, bytes]] = field(default_factory=dict)
     verdict: dict[str, str] = field(default_factory=dict)  # {label, tone, detail} of a succeeded run
 
+    @property
+    def status(self) -> JobStatus:
+        return self.ending.status
+
     def size_bytes(self) -> int:
         return sum(len(content) for _, content in self.artifacts.values()) + len(json.dumps(self.figures))
 
+    # the endings, by name
+    @classmethod
+    def failed(cls, error: str) -> Outcome:
+        return cls(Ending.FAILED, error=error[:500] or "the job failed")
 
-def execute(spec: MethodSpec, params: dict[str, Any], progress: Progress, memory_mb: int | None = None,
+    @classmethod
+    def cancelled(cls) -> Outcome:
+        return cls(Ending.CANCELLED, error="cancelled by the user")
+
+    @classmethod
+    def timed_out(cls, limit_s: float) -> Outcome:
+        return cls(Ending.TIMED_OUT, error=f"the job ran past its time limit of {limit_s:g} s and was stopped")
+
+    @classmethod
+    def out_of_memory(cls, used_mb: float | None, limit_mb: float | None) -> Outcome:
+        return cls(Ending.OUT_OF_MEMORY, error=out_of_memory_message(used_mb, limit_mb))
+
+    @classmethod
+    def interrupted(cls, reason: str = INTERRUPTED_BY_SHUTDOWN) -> Outcome:
+        return cls(Ending.INTERRUPTED, error=reason)
+
+
+def execute(spec: MethodSpec[Any, Any], params: dict[str, Any], progress: Progress, memory_mb: int | None = None,
             max_result_mb: int = 64) -> Outcome:
-    """Validate `params`, run the method, build figures and artifacts; never raises."""
+    """Run the method through `run_method` and package the outcome; never raises."""
     try:
-        model = spec.params_model.model_validate(params)
-        result = spec.run(model, progress)
-        progress(0.99, "drawing figures")
-        figures = {name: json.loads(fig.to_json()) for name, fig in spec.figures(result).items()}
-        artifacts = {name: (a.media_type, a.content) for name, a in result.all_artifacts().items()}
-        verdict = result.verdict()
-        outcome = Outcome("succeeded", result=result.model_dump(mode="json"), metrics=dict(result.metrics()),
-                          figures=figures, artifacts=artifacts,
+        run = run_method(spec, params, progress)
+        figures = {name: json.loads(fig.to_json()) for name, fig in run.figures.items()}
+        artifacts = {name: (a.media_type, a.content) for name, a in run.artifacts.items()}
+        verdict = run.verdict
+        outcome = Outcome(Ending.SUCCEEDED, result=run.result.model_dump(mode="json"),
+                          metrics=dict(run.result.metrics()), figures=figures, artifacts=artifacts,
                           verdict={"label": verdict.label[:64], "tone": verdict.tone, "detail": verdict.detail[:500]})
     except Cancelled:
-        return Outcome("cancelled", error="cancelled by the user")
+        return Outcome.cancelled()
     except MethodInputError as exc:
-        return Outcome("failed", error=str(exc) or "the input could not be processed")
-    except MemoryError:
-        limit = f" of {memory_mb} MB" if memory_mb else ""
-        return Outcome("failed", error=f"the job ran out of memory (limit{limit}); try smaller settings")
+        return Outcome.failed(str(exc) or "the input could not be processed")
+    except ValidationError as exc:
+        return Outcome.failed(f"invalid params: {exc.errors(include_url=False)[0]['msg']}")
     except Exception as exc:  # noqa: BLE001 - any bug in a method becomes a failed job, never a dead server
+        if is_out_of_memory(exc):
+            return Outcome.out_of_memory(tree_rss_mb(os.getpid()), memory_mb)
         log.error("method %s crashed:\n%s", spec.name, traceback.format_exc())
-        return Outcome("failed", error=f"internal error in {spec.name}: {type(exc).__name__}: {exc}"[:500])
+        return Outcome.failed(f"internal error in {spec.name}: {type(exc).__name__}: {exc}")
     if outcome.size_bytes() > max_result_mb * 2**20:
-        return Outcome("failed", error=f"the result is larger than the {max_result_mb} MB a job may store")
+        return Outcome.failed(f"the result is larger than the {max_result_mb} MB a job may store")
     return outcome

@@ -1,58 +1,37 @@
-"""Entry point of a job process: wait for one job, run it under a memory limit, report back, exit.
+"""Entry point of a job process: wait for one job, run it, report back, exit.
 
-The process is spawned ahead of time (warm) with the method packages already imported, so a job
-pays neither interpreter start-up nor import time; it still gets a fresh process of its own.
+The process is started ahead of time (warm) with the method packages already imported, so a job
+pays neither interpreter start-up nor import time; it still gets a fresh process of its own. It
+dies with the server (PR_SET_PDEATHSIG, and a watchdog that notices a new parent) and stops itself
+past its own deadline, so no job outlives a killed server or runs on without a time limit.
 """
 
 from __future__ import annotations
 
 import os
-import resource
-import sys
+import threading
 import time
 from multiprocessing.connection import Connection
-from typing import Any
+
+from backend.jobs.limits import (
+    JobLimits,
+    die_with_parent,
+    limit_address_space,
+    limit_threads,
+    watch_parent_and_deadline,
+)
 
 __all__ = ["worker_main"]
 
 
-def _address_space_bytes() -> int:
-    try:
-        with open("/proc/self/statm") as statm:
-            return int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
-    except OSError:
-        return 0
-
-
-def _limit_memory(memory_mb: int) -> None:
-    """Cap the address space at what is mapped now (interpreter + libraries) plus `memory_mb`."""
-    limit = _address_space_bytes() + memory_mb * 2**20
-    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-
-
-def _limit_threads(threads: int) -> None:
-    """Cap BLAS/OpenMP and torch threads: with MAX_WORKERS jobs at once, oversubscribed thread pools
-    make every job slower. Libraries were imported (and sized their pools) in the forkserver, so
-    environment variables alone are too late here."""
-    for variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-        os.environ[variable] = str(threads)
-    try:
-        from threadpoolctl import threadpool_limits
-
-        threadpool_limits(limits=threads)
-    except Exception:  # noqa: BLE001 - only a speed setting
-        pass
-    torch = sys.modules.get("torch")
-    if torch is not None:
-        torch.set_num_threads(threads)
-
-
 def worker_main(conn: Connection, preload: list[str], progress_interval_s: float, threads: int = 1) -> None:
     """Serve exactly one job received over `conn`."""
+    die_with_parent()
+    parent = os.getppid()
     os.environ.setdefault("OMP_NUM_THREADS", str(threads))
     import importlib
 
-    from backend.jobs.outcome import execute
+    from backend.jobs.outcome import Outcome, execute
     from backend.registry import load_spec
     from models.common import Cancelled
 
@@ -63,12 +42,20 @@ def worker_main(conn: Connection, preload: list[str], progress_interval_s: float
             pass
     _warm_up_figures()
     conn.send(("ready",))
-    message = conn.recv()
+    try:
+        message = conn.recv()
+    except (EOFError, OSError):
+        return  # the server went away (or stopped a spare)
     if message[0] != "job":
         return
-    _, module_name, params, memory_mb, max_result_mb = message
-    _limit_threads(threads)
-    _limit_memory(memory_mb)
+    _, module_name, params, limits = message
+    assert isinstance(limits, JobLimits)
+    deadline = time.monotonic() + limits.timeout_s + limits.own_deadline_slack_s
+    threading.Thread(target=watch_parent_and_deadline, args=(deadline, parent), name="job-watchdog",
+                     daemon=True).start()
+    limit_threads(threads)
+    if limits.address_space_mb:
+        limit_address_space(limits.address_space_mb)
     last_sent = 0.0
 
     def progress(fraction: float, message: str = "") -> None:
@@ -85,10 +72,9 @@ def worker_main(conn: Connection, preload: list[str], progress_interval_s: float
     try:
         spec = load_spec(module_name)
     except Exception as exc:  # noqa: BLE001
-        conn.send(("outcome", _failed(f"the method could not be loaded: {type(exc).__name__}: {exc}")))
+        conn.send(("outcome", Outcome.failed(f"the method could not be loaded: {type(exc).__name__}: {exc}")))
         return
-    outcome = execute(spec, params, progress, memory_mb=memory_mb, max_result_mb=max_result_mb)
-    conn.send(("outcome", outcome))
+    conn.send(("outcome", execute(spec, params, progress, limits.memory_mb, limits.max_result_mb)))
 
 
 def _warm_up_figures() -> None:
@@ -99,9 +85,3 @@ def _warm_up_figures() -> None:
         go.Figure(go.Scatter(x=[0.0], y=[0.0]), layout={"title": "warm"}).to_json()
     except Exception:  # noqa: BLE001 - only a speed-up
         pass
-
-
-def _failed(error: str) -> Any:
-    from backend.jobs.outcome import Outcome
-
-    return Outcome("failed", error=error)

@@ -15,6 +15,7 @@ from backend.main import create_app
 from db.jobs import INTERRUPTED_MESSAGE, JobRepository
 from db.session import make_engine, make_session_factory, upgrade_to_head
 from db.tables import Job, utcnow
+from tests.backend.conftest import job_settings
 from tests.conftest import make_settings, wait_for
 
 
@@ -70,10 +71,11 @@ def test_timeout_stops_the_job(tmp_path: Path, step_s: float) -> None:
 
 
 def test_memory_cap_fails_the_job_not_the_server(tmp_path: Path) -> None:
-    with TestClient(create_app(make_settings(tmp_path, job_memory_mb=200))) as api:
-        job = wait_for(api, submit(api, behaviour="memory", memory_mb=2000), {"failed", "succeeded"}, 30)
+    with TestClient(create_app(job_settings(tmp_path, job_memory_mb=200))) as api:
+        big = {"method": "endings", "params": {"behaviour": "touch_memory", "memory_mb": 2000, "step_s": 2.0}}
+        job = wait_for(api, api.post("/api/jobs", json=big).json()["id"], {"failed", "succeeded"}, 30)
         assert job["status"] == "failed"
-        assert "memory" in job["error"]
+        assert job["error"].startswith("ran out of memory (")
         small = wait_for(api, submit(api, behaviour="memory", memory_mb=20), {"failed", "succeeded"}, 30)
         assert small["status"] == "succeeded"
 
@@ -105,7 +107,9 @@ def test_restart_marks_running_jobs_interrupted(tmp_path: Path) -> None:
     with sessions.begin() as session:
         repo = JobRepository(session)
         job_id = repo.create("toy", {"steps": 1}).id
-        repo.mark_running(job_id)
+        repo.mark_running(job_id, "a-server-that-died")
+        expired = utcnow() - timedelta(seconds=settings.job_lease_s + 1)
+        session.get(Job, job_id).heartbeat_at = expired  # type: ignore[union-attr]
     with TestClient(create_app(settings)) as api:
         job = api.get(f"/api/jobs/{job_id}").json()
         assert job["status"] == "failed"

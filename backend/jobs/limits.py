@@ -1,0 +1,99 @@
+"""A job's limits and the process-level tools that enforce them (shared by job processes and Ray tasks)."""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import resource
+import signal
+import sys
+import time
+from dataclasses import dataclass
+
+import psutil
+
+__all__ = ["DEADLINE_EXIT_CODE", "JobLimits", "die_with_parent", "limit_address_space", "limit_threads",
+           "tree_rss_mb", "watch_parent_and_deadline"]
+
+PR_SET_PDEATHSIG = 1
+# Exit status of a job that stopped itself at its own deadline (the supervisor normally stops it first).
+DEADLINE_EXIT_CODE = 124
+
+
+@dataclass(frozen=True)
+class JobLimits:
+    """What one job may use; the supervisor enforces them, the job process backs them up."""
+
+    timeout_s: float
+    memory_mb: int
+    max_result_mb: int = 64
+    address_space_mb: int = 0  # 0: no RLIMIT_AS (never for GPU jobs: CUDA maps tens of GB at start)
+    own_deadline_slack_s: float = 5.0  # the job stops itself this long after its time limit
+
+
+def tree_rss_mb(pid: int) -> float:
+    """Resident memory of a process and all its children, in MB (0 when it is gone)."""
+    try:
+        root = psutil.Process(pid)
+        processes = [root, *root.children(recursive=True)]
+    except psutil.Error:
+        return 0.0
+    total = 0
+    for process in processes:
+        try:
+            total += process.memory_info().rss
+        except psutil.Error:
+            continue
+    return total / 2**20
+
+
+def die_with_parent() -> None:
+    """Ask the kernel to SIGKILL this process when its parent dies (Linux; elsewhere a no-op)."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):
+        return
+    if os.getppid() == 1:  # the parent died before prctl took effect
+        os._exit(1)
+
+
+def watch_parent_and_deadline(deadline: float, parent: int | None) -> None:
+    """Loop (in a daemon thread): exit the process past `deadline` or when the parent changes."""
+    while True:
+        time.sleep(0.25)
+        if parent is not None and os.getppid() != parent:
+            os._exit(1)
+        if time.monotonic() > deadline:
+            os._exit(DEADLINE_EXIT_CODE)
+
+
+def _address_space_bytes() -> int:
+    try:
+        with open("/proc/self/statm") as statm:
+            return int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except OSError:
+        return 0
+
+
+def limit_address_space(memory_mb: int) -> None:
+    """Optional backstop for CPU jobs: cap the address space at what is mapped now plus `memory_mb`."""
+    limit = _address_space_bytes() + memory_mb * 2**20
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
+def limit_threads(threads: int) -> None:
+    """Cap BLAS/OpenMP and torch threads: with MAX_WORKERS jobs at once, oversubscribed thread pools
+    make every job slower. Libraries were imported (and sized their pools) in the forkserver, so
+    environment variables alone are too late here."""
+    for variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ[variable] = str(threads)
+    try:
+        from threadpoolctl import threadpool_limits
+
+        threadpool_limits(limits=threads)
+    except Exception:  # noqa: BLE001 - only a speed setting
+        pass
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        torch.set_num_threads(threads)
