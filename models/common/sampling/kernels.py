@@ -10,9 +10,13 @@ __all__ = ["median_bandwidth", "pairwise_sq_distances", "rbf_kernel", "stein_dir
 
 
 def pairwise_sq_distances(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
-    """|x_i - y_j|^2 for x (..., n, d), y (..., m, d); shape (..., n, m), never negative."""
-    diff = x.unsqueeze(-2) - y.unsqueeze(-3)
-    return (diff**2).sum(-1)
+    """|x_i - y_j|^2 for x (..., n, d), y (..., m, d); shape (..., n, m), never negative.
+
+    Expanded as |x|^2 + |y|^2 - 2 x.y so memory is O(n m), not O(n m d) (particle sets of 1024).
+    """
+    cross = x @ y.transpose(-1, -2)
+    sq = (x**2).sum(-1).unsqueeze(-1) + (y**2).sum(-1).unsqueeze(-2) - 2.0 * cross
+    return torch.clamp(sq, min=0.0)
 
 
 def median_bandwidth(x: torch.Tensor) -> torch.Tensor:

@@ -1,0 +1,86 @@
+"""Parameters of a diffusion-resampling run: particle counts, resamplers, ODE steps, filter sizes."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from models.diffusion_resampling.resamplers import RESAMPLER_LABELS, ResamplerName
+
+__all__ = ["MAX_MOMENT_WORK", "Params"]
+
+# repeats x N^2 bounds the (repeats, N, N) score and Sinkhorn matrices of experiment 1 (~64 MB each)
+MAX_MOMENT_WORK = 1 << 23
+
+
+def _default_particles() -> list[int]:
+    return [32, 128, 512]
+
+
+def _all_resamplers() -> list[ResamplerName]:
+    return ["multinomial", "systematic", "soft", "ot", "diffusion"]
+
+
+class Params(BaseModel):
+    """Inputs of one run; the defaults take about 20 s on one core."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    particles: list[int] = Field(
+        default_factory=_default_particles, min_length=1, max_length=6,
+        description="Particle counts N of the moment experiment (each 8 to 1024).",
+    )
+    resamplers: list[ResamplerName] = Field(
+        default_factory=_all_resamplers, min_length=1, max_length=5,
+        description="Resamplers to compare: " + ", ".join(RESAMPLER_LABELS) + ".",
+    )
+    ode_steps: int = Field(
+        default=8, ge=2, le=128,
+        description="Euler steps of the diffusion resampler's probability-flow ODE (the paper uses 4 to 128).",
+    )
+    diffusion_time: float = Field(
+        default=3.0, ge=0.5, le=8.0,
+        description="Horizon T of the OU noising process (rate a = -1; the reference is reached up to e^-T).",
+    )
+    soft_alpha: float = Field(
+        default=0.5, ge=0.0, le=1.0, description="Soft resampling: ancestors drawn from alpha w + (1 - alpha)/N."
+    )
+    ot_epsilon: float = Field(
+        default=0.5, ge=0.05, le=5.0, description="Entropic OT regularisation epsilon (cost |x - y|^2)."
+    )
+    sinkhorn_iterations: int = Field(default=30, ge=5, le=200, description="Sinkhorn iterations per OT resampling.")
+    moment_repeats: int = Field(
+        default=8, ge=2, le=64, description="Independent weighted sets per N in the moment experiment."
+    )
+    filter_steps: int = Field(
+        default=25, ge=5, le=200, description="Time steps K of the linear-Gaussian state-space model."
+    )
+    filter_particles: int = Field(default=32, ge=8, le=256, description="Particles of the bootstrap filter.")
+    gradient_repeats: int = Field(
+        default=16, ge=2, le=64, description="Independent filters per resampler for the gradient bias and std."
+    )
+    theta_eval: float = Field(
+        default=0.3, ge=-0.9, le=0.9, description="Transition coefficient theta at which dl/dtheta is estimated."
+    )
+    estimation_iterations: int = Field(
+        default=10, ge=0, le=200, description="Adam steps of parameter estimation through the filter (0 = skip)."
+    )
+    estimation_repeats: int = Field(default=2, ge=1, le=16, description="Independent filters optimised per resampler.")
+    learning_rate: float = Field(default=0.05, ge=0.001, le=0.5, description="Adam learning rate for theta.")
+    seed: int = Field(default=0, ge=0, le=2**31 - 1, description="Random seed (data, particles, resampling).")
+
+    @field_validator("particles")
+    @classmethod
+    def _particle_counts(cls, value: list[int]) -> list[int]:
+        for n in value:
+            if not 8 <= n <= 1024:
+                raise ValueError(f"particles: N = {n} is outside [8, 1024]")
+        if len(set(value)) != len(value):
+            raise ValueError("particles: each N may appear only once")
+        return sorted(value)
+
+    @field_validator("resamplers")
+    @classmethod
+    def _unique_resamplers(cls, value: list[str]) -> list[str]:
+        if len(set(value)) != len(value):
+            raise ValueError("resamplers: each resampler may appear only once")
+        return value
