@@ -1,75 +1,112 @@
-"""Graph Shapley page: pick a molecule and a game, see which atoms and atom pairs drive the prediction."""
+"""Graph Shapley page: pick a molecule and a model, see which atoms and atom pairs drive the prediction."""
 
 from __future__ import annotations
 
-import csv
-from pathlib import Path
 from typing import Any
 
-import pandas as pd
 import streamlit as st
 
-from app.components import JobView, method_page, show_figures, show_metrics
+from app.components import (
+    JobView,
+    example_picker,
+    mark,
+    method_page,
+    param_key,
+    param_widget,
+    resource,
+    show_figures,
+    show_metrics,
+    table,
+)
 
 NAME = "shapley_graph"
-MOLECULES_CSV = Path(__file__).resolve().parents[2] / "static" / "molecules" / "molecules.csv"
+PICKER = f"{NAME}._molecule"
 CUSTOM = "Custom SMILES (type it below)"
-ORACLES = {
-    "gnn": "Trained GNN predicting logP (masked atoms get the baseline)",
-    "additive": "Additive Crippen game: exact answer phi_i = atom contribution, SII = 0",
-    "bond_pair": "Bond-pair game: atom terms + bond terms, exact answer SII = bond term",
-}
-BASELINES = {
-    "zeros": "All features zero (an 'unknown' atom)",
-    "mean": "The average atom of the training molecules",
-    "carbon": "A generic CH2 carbon",
-}
+MASKING_LABELS = {"baseline": "Feature baseline (zeros)", "delete": "Node deletion", "mean": "Mean-feature baseline"}
+SHAPLEY_TARGET, SII_TARGET = 0.05, 0.15  # as in the method's verdict
 
 
-@st.cache_data(show_spinner=False)
-def molecule_choices() -> dict[str, tuple[str, str]]:
-    """Label -> (name, smiles) for the shipped molecule list, smallest first."""
-    with MOLECULES_CSV.open(newline="") as handle:
-        rows = sorted(csv.DictReader(handle), key=lambda r: (int(r["heavy_atoms"]), r["name"]))
-    return {f"{r['name']} ({r['heavy_atoms']} atoms, {r['category']})": (r["name"], r["smiles"]) for r in rows}
+def _molecules() -> list[dict[str, Any]]:
+    return sorted(resource(NAME, "molecules"), key=lambda m: (m["atoms"], m["name"]))
+
+
+def _label(molecule: dict[str, Any]) -> str:
+    return f"{molecule['name']} ({molecule['atoms']} atoms, {molecule['category']})"
+
+
+def _by_smiles() -> dict[str, dict[str, Any]]:
+    return {m["smiles"]: m for m in _molecules()}
+
+
+def _sync_picker(params: dict[str, Any]) -> None:
+    """An example or an earlier run was loaded: show its molecule in the picker (Custom when unlisted)."""
+    listed = _by_smiles().get(str(params.get("smiles", "")).strip())
+    st.session_state[PICKER] = _label(listed) if listed else CUSTOM
+
+
+def _picked() -> None:
+    """The picker writes the chosen molecule's SMILES into the one SMILES input the run uses."""
+    label = st.session_state.get(PICKER)
+    chosen = next((m for m in _molecules() if _label(m) == label), None)
+    if chosen is not None:
+        st.session_state[param_key(NAME, "smiles")] = chosen["smiles"]
 
 
 def controls() -> dict[str, Any]:
-    """Molecule, game, masking baseline, query budget, bond dimension, baselines and seed."""
-    choices = molecule_choices()
-    labels = [CUSTOM, *choices]
-    default = next((i for i, label in enumerate(labels) if label.startswith("paracetamol (")), 1)
+    """Molecule (picker filling the SMILES), model, masking, budget, bond dimension, ensemble and checks."""
+    example_picker(NAME, on_load=_sync_picker)
+    labels = [CUSTOM, *(_label(m) for m in _molecules())]
+    if PICKER not in st.session_state:
+        st.session_state[PICKER] = next((x for x in labels if x.startswith("paracetamol (")), CUSTOM)
+    predictors: dict[str, str] = resource(NAME, "predictors")
+    maskings: dict[str, str] = resource(NAME, "maskings")
     left, right = st.columns(2)
     with left:
-        picked = st.selectbox("Molecule (about 300 drugs, solvents, natural products)", labels, index=default,
-                              key="sg_molecule")
-        custom = st.text_input("SMILES (used with 'Custom SMILES'; 3 to 60 heavy atoms)", value="c1ccccc1O",
-                               max_chars=400, key="sg_smiles")
-        oracle = st.radio("Game to explain", list(ORACLES), format_func=ORACLES.__getitem__, key="sg_oracle")
-        baseline = st.selectbox("Masking baseline (features of atoms outside the coalition)", list(BASELINES),
-                                format_func=BASELINES.__getitem__, key="sg_baseline")
+        st.selectbox("Molecule from the shipped list (about 300 drugs, solvents, natural products)", labels,
+                     key=PICKER, on_change=_picked)
+        smiles = param_widget(NAME, "smiles", label="SMILES (the molecule that is explained)")
+        listed = _by_smiles().get(str(smiles).strip())
+        st.caption(f"Explaining **{listed['name']}** ({listed['atoms']} heavy atoms)." if listed else
+                   "A custom molecule (named by the server when it is in the list under another spelling).")
+        predictor = param_widget(NAME, "predictor", label="Model to explain", format_func=predictors.get)
+        masking = param_widget(NAME, "masking", label="Masking: what an absent atom means",
+                               format_func=MASKING_LABELS.get)
+        if predictor in ("gnn", "gnn_global"):
+            st.caption(maskings[masking])
+        else:
+            st.caption("Validation games are defined on coalitions directly: the masking does not apply.")
     with right:
-        budget = st.slider("Query budget (model calls on binary coalitions)", 20, 3000, 300, 10, key="sg_budget")
-        bond_dim = st.slider("Bond dimension χ (one index per chemical bond)", 2, 6, 4, key="sg_chi")
-        compare = st.checkbox("Compare with shapiq (KernelSHAP, permutation sampling, KernelSHAPIQ) at the same budget",
-                              value=True, key="sg_compare")
-        curve = st.checkbox("Error vs budget curve (molecules of at most 16 atoms)", value=True, key="sg_curve")
-        seed = st.number_input("Seed", 0, 2**31 - 1, 0, key="sg_seed")
-    name, smiles = ("", custom.strip()) if picked == CUSTOM else choices[picked]
-    return {"smiles": smiles, "name": name, "oracle": oracle, "baseline": baseline, "budget": int(budget),
-            "bond_dim": int(bond_dim), "compare_baselines": bool(compare), "error_curve": bool(curve),
-            "seed": int(seed)}
+        budget = param_widget(NAME, "budget", label="Query budget (model calls on binary coalitions)",
+                              widget="slider", step=10)
+        bond_dim = param_widget(NAME, "bond_dim", label="Bond dimension χ (one index per chemical bond)")
+        ensemble = param_widget(NAME, "ensemble", label="Ensemble: fits on bootstrap resamples (mean ± spread)")
+        compare = param_widget(NAME, "compare_baselines",
+                               label="Compare with shapiq (KernelSHAP, permutation sampling, KernelSHAPIQ)")
+        curve = param_widget(NAME, "error_curve", label="Error vs budget curve (molecules of at most 16 atoms)")
+        seed = param_widget(NAME, "seed", label="Seed", widget="number")
+    return {"smiles": smiles, "name": "", "predictor": predictor, "masking": masking, "budget": budget,
+            "bond_dim": bond_dim, "ensemble": ensemble, "compare_baselines": compare, "error_curve": curve,
+            "seed": seed}
 
 
-def _masking_note(result: dict[str, Any]) -> None:
-    if result["oracle"] == "gnn":
-        st.info(
-            f"**Masked game.** v(S) is the GNN's predicted logP when every atom outside S has its features replaced "
-            f"by the baseline ({BASELINES[result['baseline']].lower()}); all bonds stay in place, so the graph "
-            "the GNN reads never changes. Shapley values split v(all atoms) − v(no atom) among the atoms."
-        )
+def _pct(value: float | None) -> str:
+    return "–" if value is None else f"{100 * value:.3g}"
+
+
+def _headline(result: dict[str, Any]) -> None:
+    title = result["name"] or "custom molecule"
+    st.markdown(f"**{title}** `{result['smiles']}` · {result['n_atoms']} heavy atoms · "
+                f"{result['queries_used']} model queries · χ = {result['bond_dim']}")
+    crippen = sum(result["crippen"])
+    if result["predictor"] in ("gnn", "gnn_global"):
+        st.markdown(f"**Predicted logP** v(all atoms) = **{result['value_full']:.3f}** (RDKit Crippen logP of the "
+                    f"molecule: {crippen:.3f}); v(no atom) = {result['value_empty']:.3f} under "
+                    f"{MASKING_LABELS[result['masking']].lower()}.")
+        st.info(f"**Masked game.** {resource(NAME, 'maskings')[result['masking']]}")
     else:
-        st.info(f"**Validation game.** {ORACLES[result['oracle']]}. The exact indices are known in closed form.")
+        st.markdown(f"**Game value** v(all atoms) = **{result['value_full']:.3f}**.")
+        st.info(f"**Validation game.** {resource(NAME, 'predictors')[result['predictor']]}: the exact indices are "
+                "known in closed form.")
 
 
 def _exact_table(result: dict[str, Any]) -> None:
@@ -78,11 +115,34 @@ def _exact_table(result: dict[str, Any]) -> None:
     rows = []
     for est, true in zip(result["atoms"], exact["atoms"], strict=True):
         error = est["shapley"] - true["shapley"]
-        rows.append({"atom": f"{est['element']}{est['index']}", "Shapley (TN-SHAP-G)": est["shapley"],
-                     "Shapley (exact)": true["shapley"], "error": error,
-                     "within 5 % of max |phi|": "✅" if abs(error) <= 0.05 * largest else "❌",
-                     "Banzhaf (TN-SHAP-G)": est["banzhaf"], "Banzhaf (exact)": true["banzhaf"]})
-    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+        row = {"atom": f"{est['element']}{est['index']}", "Shapley (TN-SHAP-G)": est["shapley"]}
+        if est.get("shapley_std") is not None:
+            row["± std (ensemble)"] = est["shapley_std"]
+        row.update({"Shapley (exact)": true["shapley"], "error": error,
+                    "within 5 % of max |phi|": mark(abs(error) <= 0.05 * largest)})
+        rows.append(row)
+    table(rows)
+
+
+def _comparison_table(result: dict[str, Any]) -> None:
+    exact = result.get("exact")
+    rows = [{"method": "TN-SHAP-G (this page)", "queries": result["queries_used"],
+             "seconds": round(result["fit_seconds"] + result["index_seconds"], 3),
+             "Shapley error (%)": _pct(result.get("relative_l2_error")),
+             "SII error (%)": _pct(result.get("sii_relative_l2_error"))}]
+    if exact:
+        rows.append({"method": "Warm start only (graph-local quadratic, no sweep)", "queries": result["queries_used"],
+                     "seconds": None, "Shapley error (%)": _pct(result.get("warm_start_shapley_error")),
+                     "SII error (%)": _pct(result.get("warm_start_sii_error"))})
+    for b in result["baselines"]:
+        rows.append({"method": b["name"], "queries": b["queries"], "seconds": round(b["seconds"], 3),
+                     "Shapley error (%)": _pct(b["shapley_error"]), "SII error (%)": _pct(b["sii_error"])})
+    if exact and exact["method"] != "closed_form":
+        name = {"brute_force": "Exact, brute force", "receptive_field": "Exact, receptive fields (GraphSHAP-IQ idea)"}
+        rows.append({"method": name[exact["method"]], "queries": exact["queries"], "seconds": round(exact["seconds"], 3),
+                     "Shapley error (%)": "0", "SII error (%)": "0"})
+    table(rows, caption="Relative L2 error against the exact values; the exact rows' queries are the coalitions "
+                        "they need.")
 
 
 def _pair_table(result: dict[str, Any]) -> None:
@@ -91,63 +151,68 @@ def _pair_table(result: dict[str, Any]) -> None:
     top = sorted(result["interactions"], key=lambda p: -abs(p["sii"]))[:10]
     rows = []
     for p in top:
-        row = {"pair": f"{elements[p['i']]}{p['i']} – {elements[p['j']]}{p['j']}",
-               "bonded": "✅" if p["bonded"] else "❌", "SII": p["sii"], "STII": p["stii"],
-               "Banzhaf interaction": p["banzhaf"]}
+        row: dict[str, Any] = {"pair": f"{elements[p['i']]}{p['i']} – {elements[p['j']]}{p['j']}",
+                               "bonded": mark(p["bonded"]), "SII": p["sii"]}
+        if p.get("sii_std") is not None:
+            row["± std"] = p["sii_std"]
+            row["resolved (|SII| > 2 std)"] = mark(abs(p["sii"]) > 2 * p["sii_std"])
         if exact:
             row["SII (exact)"] = exact[(p["i"], p["j"])]
+        row.update({"STII": p["stii"], "Banzhaf interaction": p["banzhaf"]})
         rows.append(row)
-    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+    table(rows)
 
 
-def _baseline_table(result: dict[str, Any]) -> None:
-    rows = [{"method": "TN-SHAP-G (this page)", "queries": result["queries_used"],
-             "Shapley error (%)": _pct(result.get("relative_l2_error")),
-             "SII error (%)": _pct(result.get("sii_relative_l2_error"))}]
-    for b in result["baselines"]:
-        rows.append({"method": b["name"], "queries": b["queries"], "Shapley error (%)": _pct(b["shapley_error"]),
-                     "SII error (%)": _pct(b["sii_error"])})
-    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
-
-
-def _pct(value: float | None) -> str:
-    return "–" if value is None else f"{100 * value:.3g}"
+def _maskings(job: JobView) -> None:
+    rows = job.result["masking_comparison"]
+    if not rows:
+        return
+    st.subheader("What phi means under each masking")
+    table([{"masking": MASKING_LABELS[r["masking"]], "what phi then means": r["meaning"],
+            "corr(phi, Crippen)": round(r["crippen_correlation"], 3), "v(no atom)": round(r["value_empty"], 3),
+            "exact by": r["reference"].replace("_", " ")} for r in rows])
+    show_figures(job, ["masking"])
 
 
 def render(job: JobView) -> None:
-    """Molecule picture first, then values, exact comparison, shapiq at the same budget and fit quality."""
+    """Molecule first, then values, the exact reference, other estimators, maskings and fit quality."""
     result = job.result
-    title = result["name"] or "custom molecule"
-    st.markdown(f"**{title}** `{result['smiles']}` · {result['n_atoms']} heavy atoms · "
-                f"{result['queries_used']} model queries · χ = {result['bond_dim']}")
-    _masking_note(result)
+    _headline(result)
     show_figures(job, ["molecule"])
-    st.caption("Red atoms raise the prediction, blue atoms lower it (for logP: red is lipophilic, blue "
-               "hydrophilic). Bond colour is the pair interaction SII of the two atoms; dotted lines are strong "
-               "interactions between atoms that are not bonded.")
-    st.latex(r"\phi_i=\int_0^1 \frac{\partial g}{\partial z_i}(t,\dots,t)\,dt,\qquad "
-             r"\mathrm{SII}_{ij}=\int_0^1 \frac{\partial^2 g}{\partial z_i\,\partial z_j}(t,\dots,t)\,dt")
+    st.caption("Atoms are labelled as in the charts (element and index). Red atoms raise the prediction, blue atoms "
+               "lower it (for logP: red is lipophilic, blue hydrophilic). Bond colour is the pair interaction SII of "
+               "the two atoms; dotted lines are strong interactions between atoms that are not bonded. The RDKit "
+               "drawing with the same colours is in the downloads (molecule.svg).")
     show_figures(job, ["shapley_bars", "sii_heatmap"], columns=2)
-    st.subheader("Strongest pair interactions")
-    _pair_table(result)
     if result.get("exact"):
-        st.subheader(f"Estimates beside exact values (all {2 ** result['n_atoms']:,} coalitions)")
+        how = {"brute_force": f"brute force over all {2 ** result['n_atoms']:,} coalitions",
+               "receptive_field": f"the 2-hop receptive fields ({result['exact']['queries']:,} distinct coalitions)",
+               "closed_form": "the closed form of the validation game"}[result["exact"]["method"]]
+        st.subheader("Estimates beside the exact values")
+        st.caption(f"Exact values from {how}. Accurate means at most {100 * SHAPLEY_TARGET:.0f}% (Shapley) and "
+                   f"{100 * SII_TARGET:.0f}% (SII) relative L2 error.")
         _exact_table(result)
         show_figures(job, ["exact_vs_estimate"])
-    if result["baselines"]:
-        st.subheader("shapiq at the same budget")
-        _baseline_table(result)
-    if result["error_curve"]:
-        show_figures(job, ["error_curve"])
+    else:
+        st.warning("No exact reference for this run: the global-readout predictor has no receptive-field bound and "
+                   "the molecule has more than 16 atoms. Only the surrogate's held-out R² below is known, and R² is "
+                   "no proxy for interaction accuracy.")
+    st.subheader("Against other estimators at the same budget")
+    _comparison_table(result)
+    show_figures(job, ["error_curve"])
+    _maskings(job)
+    st.subheader("Strongest pair interactions")
+    _pair_table(result)
     st.subheader("Fit quality")
     r2 = result.get("surrogate_r2")
     if r2 is not None:
-        st.markdown(f"Held-out R² of the surrogate on coalitions it never saw: **{r2:.4f}** "
-                    f"(in-sample {result['surrogate_train_r2']:.4f}, {result['fit_sweeps']} ALS sweeps). "
-                    "Close to 1 means the indices read off the network describe the model itself.")
-    if result.get("gnn_test_r2") is not None:
-        st.markdown(f"The GNN predicts Crippen logP with R² = **{result['gnn_test_r2']:.3f}** on held-out molecules.")
+        st.markdown(f"Held-out R² of the surrogate on coalitions it never saw: **{r2:.4f}** (in-sample "
+                    f"{result['surrogate_train_r2']:.4f}, {result['fit_sweeps']} ALS sweeps, {result['ensemble']} "
+                    "fit(s)).")
+    if result.get("predictor_test_r2") is not None:
+        st.markdown(f"The predictor reproduces Crippen logP with R² = **{result['predictor_test_r2']:.3f}** on "
+                    "held-out molecules.")
     show_metrics(job)
 
 
-method_page(NAME, controls=controls, render=render, form=True)
+method_page(NAME, controls=controls, render=render, form=False)

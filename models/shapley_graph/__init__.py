@@ -7,7 +7,9 @@ from typing import Any
 from models.common import MethodSpec, Paper
 from models.shapley_graph.examples import examples
 from models.shapley_graph.figures import figures
+from models.shapley_graph.masking import MASKING_MEANING
 from models.shapley_graph.molecules import load_molecule_list
+from models.shapley_graph.oracles import PREDICTORS
 from models.shapley_graph.params import Params
 from models.shapley_graph.result import Result
 from models.shapley_graph.run import run
@@ -60,9 +62,13 @@ neural networks* (GraphSHAP-IQ), ICLR 2025.
 
 
 def page_resources() -> dict[str, Any]:
-    """The shipped molecule list for the page's picker."""
-    return {"molecules": [{"name": name, "smiles": smiles, "category": category, "atoms": atoms}
-                          for name, smiles, category, atoms in load_molecule_list()]}
+    """The shipped molecule list for the page's picker, and the one-line meaning of each predictor and masking."""
+    return {
+        "molecules": [{"name": name, "smiles": smiles, "category": category, "atoms": atoms}
+                      for name, smiles, category, atoms in load_molecule_list()],
+        "predictors": dict(PREDICTORS),
+        "maskings": dict(MASKING_MEANING),
+    }
 
 
 def input_summary(params: Params) -> str:

@@ -13,20 +13,20 @@ def examples() -> dict[str, dict[str, Any]]:
     """Label -> params dict; the label says what it shows and roughly how long it takes on one core."""
     return {
         "Paracetamol, local GNN (11 atoms, brute-force reference, ~10 s)": {
-            "smiles": "CC(=O)Nc1ccc(O)cc1", "name": "paracetamol", "predictor": "gnn", "masking": "baseline",
+            "smiles": "CC(=O)Nc1ccc(O)cc1", "predictor": "gnn", "masking": "baseline",
             "budget": 300, "bond_dim": 4},
         "Caffeine, node deletion, 3-fit ensemble (14 atoms, ~20 s)": {
-            "smiles": "Cn1cnc2c1c(=O)n(C)c(=O)n2C", "name": "caffeine", "predictor": "gnn", "masking": "delete",
+            "smiles": "Cn1cnc2c1c(=O)n(C)c(=O)n2C", "predictor": "gnn", "masking": "delete",
             "budget": 500, "bond_dim": 3, "ensemble": 3},
         "Aspirin, global-readout GNN vs KernelSHAP (13 atoms, ~15 s)": {
-            "smiles": "CC(=O)Oc1ccccc1C(=O)O", "name": "aspirin", "predictor": "gnn_global", "masking": "baseline",
+            "smiles": "CC(=O)Oc1ccccc1C(=O)O", "predictor": "gnn_global", "masking": "baseline",
             "budget": 500, "bond_dim": 3},
         "Ibuprofen, motif oracle: ring and three-atom terms (15 atoms, ~15 s)": {
-            "smiles": "CC(C)Cc1ccc(cc1)C(C)C(=O)O", "name": "ibuprofen", "predictor": "motif", "budget": 600,
+            "smiles": "CC(C)Cc1ccc(C(C)C(=O)O)cc1", "predictor": "motif", "budget": 600,
             "bond_dim": 4, "error_curve": False},
         "Phenol, additive Crippen oracle (phi = atom contributions, ~5 s)": {
-            "smiles": "c1ccccc1O", "name": "phenol", "predictor": "additive", "budget": 300, "bond_dim": 4},
+            "smiles": "Oc1ccccc1", "predictor": "additive", "budget": 300, "bond_dim": 4},
         "Losartan, local GNN, 1,000 queries (30 atoms, receptive-field reference, ~40 s)": {
-            "smiles": LOSARTAN, "name": "losartan", "predictor": "gnn", "budget": 1000, "bond_dim": 4,
+            "smiles": LOSARTAN, "predictor": "gnn", "budget": 1000, "bond_dim": 4,
             "compare_baselines": True, "error_curve": False},
     }
