@@ -23,15 +23,17 @@ COPY --chown=playground:playground . .
 RUN pip install --no-deps -e . && mkdir -p /data && chown playground:playground /data
 
 # Optional Lean 4 toolchain with a prebuilt Mathlib project for the inequality prover's proof check.
+# Pinned: Mathlib release tag v4.15.0 with its toolchain leanprover/lean4:v4.15.0 (the golden files in
+# tests/models/inequality/golden/ are written for it); bump both together.
+ARG MATHLIB_TAG=v4.15.0
+ARG LEAN_TOOLCHAIN=leanprover/lean4:v4.15.0
 USER playground
 ENV PATH=/home/playground/.elan/bin:$PATH LEAN_PROJECT=/home/playground/lean-checker
 RUN if [ "$WITH_LEAN" = "1" ]; then \
       curl -sSf https://raw.githubusercontent.com/leanprover/elan/master/elan-init.sh | sh -s -- -y --default-toolchain none \
-   && git clone --depth 1 https://github.com/leanprover-community/mathlib4.git /tmp/mathlib4 \
-   && mkdir -p "$LEAN_PROJECT" && cp /tmp/mathlib4/lean-toolchain "$LEAN_PROJECT/" \
-   && printf 'import Lake\nopen Lake DSL\npackage checker\nrequire mathlib from git "https://github.com/leanprover-community/mathlib4.git"\n' > "$LEAN_PROJECT/lakefile.lean" \
-   && cd "$LEAN_PROJECT" && lake update && lake exe cache get && lake build \
-   && rm -rf /tmp/mathlib4; \
+   && mkdir -p "$LEAN_PROJECT" && printf '%s\n' "$LEAN_TOOLCHAIN" > "$LEAN_PROJECT/lean-toolchain" \
+   && printf 'import Lake\nopen Lake DSL\npackage checker\nrequire mathlib from git "https://github.com/leanprover-community/mathlib4.git" @ "%s"\n' "$MATHLIB_TAG" > "$LEAN_PROJECT/lakefile.lean" \
+   && cd "$LEAN_PROJECT" && lake update && lake exe cache get && lake build; \
     else echo "Lean toolchain not included (build with --build-arg WITH_LEAN=1)"; fi
 
 VOLUME ["/data"]

@@ -15,6 +15,7 @@ from scipy.optimize import linprog
 
 from models.common.contract import MethodInputError
 
+from .budget import check_time
 from .polynomial import Monomial, Polynomial
 
 __all__ = ["diagonal_prune", "full_basis", "newton_basis"]
@@ -57,7 +58,9 @@ def _candidates(poly: Polynomial) -> list[Monomial]:
         )
     else:
         iterator = itertools.product(*ranges)
-    for mono in iterator:
+    for k, mono in enumerate(iterator):
+        if k % 1000 == 0:
+            check_time()
         total = 2 * sum(mono)
         if lo_deg <= total <= hi_deg:
             out.append(tuple(int(e) for e in mono))
@@ -79,6 +82,7 @@ def newton_basis(poly: Polynomial) -> list[Monomial]:
     a_eq = np.vstack([vertices.T, np.ones((1, k))])
     basis: list[Monomial] = []
     for mono in _candidates(poly):
+        check_time()
         doubled = tuple(2 * e for e in mono)
         if doubled in support_set:
             basis.append(mono)
@@ -99,6 +103,7 @@ def diagonal_prune(basis: Sequence[Monomial], support: set[Monomial]) -> list[Mo
         members = set(current)
         kept: list[Monomial] = []
         for m in current:
+            check_time()
             doubled = _add(m, m)
             if doubled in support:
                 kept.append(m)

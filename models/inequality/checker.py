@@ -1,8 +1,14 @@
-"""Independent exact checker: expands D * p and sum c_i s_i^2 in rational arithmetic and compares.
+"""Exact checker: expands both sides of the certificate identity in rational arithmetic and compares.
 
-This module shares nothing with the proposers or the Gram machinery: it reads the certificate in
-its published text form (the CLI/JSON contract), parses each polynomial with the safe parser, and
-multiplies out with plain dictionaries of Fractions. Nothing is reported "proved" unless it passes.
+It reads the certificate only in its published text form (the CLI/JSON contract), parses each
+polynomial with the safe parser, and multiplies out with plain dictionaries of Fractions:
+
+    multiplier * (p - margin) = sum c s^2 + sum_k prod(g_i, i in S_k) * sum c s^2 + sum_j h_j * lambda_j
+
+with every c >= 0, margin >= 0 (> 0 for a strict claim), each S_k a set of inequality hypotheses,
+each j an equality hypothesis, and the multiplier 1, a positive constant, (1 + |x|^2)^k, or (|x|^2)^k
+for a homogeneous p (positive off the origin, where p vanishes). Then p >= margin on the domain.
+A second check that shares nothing with this one lives in `ast_check.py`; both must pass.
 """
 
 from __future__ import annotations
@@ -14,13 +20,18 @@ from typing import Any
 
 from models.common.contract import MethodInputError
 
-from .parser import Limits, parse_polynomial
-from .polynomial import Monomial, Polynomial
+from .budget import check_time
+from .parser import Limits, Problem, parse_polynomial
+from .polynomial import Monomial, Polynomial, sum_polys
 
-__all__ = ["CheckReport", "check_certificate"]
+__all__ = ["CERT_LIMITS", "MAX_EXPANSION", "CheckReport", "check_certificate", "known_multiplier"]
 
 # certificate polynomials may be larger than user input (squares of degree-6 parts, many terms)
-_CERT_LIMITS = Limits(max_chars=5_000_000, max_terms=100_000, max_degree=24, max_number_digits=100_000)
+CERT_LIMITS = Limits(
+    max_chars=5_000_000, max_terms=100_000, max_degree=24, max_number_digits=100_000,
+    max_coefficient_bits=10**6, max_products=10**7,
+)
+MAX_EXPANSION = 20_000_000  # term products the whole identity may cost (bounded before expanding)
 
 
 @dataclass(frozen=True)
@@ -32,9 +43,14 @@ class CheckReport:
     n_squares: int
 
 
-def _expand_sum(items: Sequence[tuple[Fraction, Mapping[Monomial, Fraction]]]) -> dict[Monomial, Fraction]:
+class _Reject(Exception):
+    pass
+
+
+def _square_sum(items: Sequence[tuple[Fraction, Mapping[Monomial, Fraction]]]) -> dict[Monomial, Fraction]:
     total: dict[Monomial, Fraction] = {}
     for coeff, terms in items:
+        check_time()
         entries = list(terms.items())
         for a, (m1, c1) in enumerate(entries):
             for m2, c2 in entries[a:]:
@@ -44,45 +60,109 @@ def _expand_sum(items: Sequence[tuple[Fraction, Mapping[Monomial, Fraction]]]) -
     return {m: c for m, c in total.items() if c != 0}
 
 
-def _read(items: Any, variables: tuple[str, ...], label: str) -> list[tuple[Fraction, dict[Monomial, Fraction]]]:
+def _fraction(text: Any, label: str) -> Fraction:
+    try:
+        return Fraction(str(text))
+    except (ValueError, ZeroDivisionError) as exc:
+        raise _Reject(f"{label} is not a rational number") from exc
+
+
+def _poly(text: Any, variables: tuple[str, ...], label: str) -> Polynomial:
+    try:
+        return parse_polynomial(str(text), variables=variables, field=label, limits=CERT_LIMITS)
+    except MethodInputError as exc:
+        raise _Reject(str(exc)) from exc
+
+
+def _squares(items: Any, variables: tuple[str, ...], label: str) -> list[tuple[Fraction, dict[Monomial, Fraction]]]:
+    if not isinstance(items, list):
+        raise _Reject(f"{label} must be a list")
     out = []
     for k, item in enumerate(items):
-        try:
-            coeff = Fraction(str(item["coeff"]))
-            poly = parse_polynomial(str(item["poly"]), variables=variables, field=f"{label}[{k}]", limits=_CERT_LIMITS)
-        except (KeyError, TypeError, ValueError, ZeroDivisionError, MethodInputError) as exc:
-            raise ValueError(f"{label}[{k}] is not a valid weighted square: {exc}") from exc
-        out.append((coeff, poly.terms))
+        if not isinstance(item, Mapping) or "coeff" not in item or "poly" not in item:
+            raise _Reject(f"{label}[{k}] must have coeff and poly")
+        coeff = _fraction(item["coeff"], f"{label}[{k}].coeff")
+        if coeff < 0:
+            raise _Reject(f"{label}[{k}] has a negative coefficient")
+        out.append((coeff, _poly(item["poly"], variables, f"{label}[{k}].poly").terms))
     return out
 
 
-def check_certificate(poly: Polynomial, certificate: Mapping[str, Any]) -> CheckReport:
-    """Check D * p == sum c_i s_i^2 exactly, every c_i >= 0, and D a nonzero sum of squares."""
-    variables = poly.variables
+def known_multiplier(multiplier: Polynomial, p: Polynomial, margin: Fraction) -> str | None:
+    """'constant', 'affine' or 'homogeneous' when `multiplier` is one of the accepted positive forms."""
+    variables = p.variables
+    constant = multiplier.constant_value()
+    if constant is not None:
+        return "constant" if constant > 0 else None
+    one = Polynomial.constant(variables, 1)
+    norm = sum_polys((Polynomial.variable(variables, v) ** 2 for v in variables), variables)
+    for k in range(1, 4):
+        if multiplier == (one + norm) ** k:
+            return "affine"
+        if margin == 0 and p.is_homogeneous() and p.degree() > 0 and multiplier == norm**k:
+            return "homogeneous"
+    return None
+
+
+def _cost(parts: Sequence[Sequence[tuple[Fraction, Mapping[Monomial, Fraction]]]]) -> int:
+    return sum(len(t) * (len(t) + 1) // 2 for part in parts for _c, t in part)
+
+
+def check_certificate(problem: Problem, certificate: Mapping[str, Any]) -> CheckReport:
+    """Check the identity exactly, with every sign and index condition above."""
     try:
-        squares = _read(certificate.get("squares", []), variables, "squares")
-        raw_multiplier = certificate.get("multiplier")
-        multiplier = None if raw_multiplier is None else _read(raw_multiplier, variables, "multiplier")
-    except ValueError as exc:
+        return _check(problem, certificate)
+    except _Reject as exc:
         return CheckReport(False, str(exc), 0)
-    if any(c < 0 for c, _ in squares):
-        return CheckReport(False, "a square has a negative coefficient", len(squares))
-    if multiplier is None:
-        d_terms: dict[Monomial, Fraction] = {(0,) * len(variables): Fraction(1)}
-    else:
-        if any(c < 0 for c, _ in multiplier):
-            return CheckReport(False, "a multiplier square has a negative coefficient", len(squares))
-        d_terms = _expand_sum(multiplier)
-        if not d_terms:
-            return CheckReport(False, "the multiplier is the zero polynomial", len(squares))
-    lhs: dict[Monomial, Fraction] = {}
-    for m1, c1 in d_terms.items():
-        for m2, c2 in poly.terms.items():
-            mono = tuple(x + y for x, y in zip(m1, m2, strict=True))
-            lhs[mono] = lhs.get(mono, Fraction(0)) + c1 * c2
-    lhs = {m: c for m, c in lhs.items() if c != 0}
-    rhs = _expand_sum(squares)
+
+
+def _check(problem: Problem, certificate: Mapping[str, Any]) -> CheckReport:
+    variables = problem.variables
+    p = problem.claim.polynomial
+    margin = _fraction(certificate.get("margin", "0"), "margin")
+    if margin < 0:
+        raise _Reject("the margin is negative")
+    if problem.claim.strict and margin <= 0:
+        raise _Reject("a strict inequality needs a margin > 0 (p >= 0 alone does not prove p > 0)")
+    raw_multiplier = certificate.get("multiplier")
+    multiplier = Polynomial.constant(variables, 1)
+    if raw_multiplier is not None:
+        multiplier = _poly(raw_multiplier, variables, "multiplier")
+        if known_multiplier(multiplier, p, margin) is None:
+            raise _Reject("the multiplier must be a positive constant, (1 + |x|^2)^k or, for a homogeneous p, (|x|^2)^k")
+    squares = _squares(certificate.get("squares", []), variables, "squares")
+    products = certificate.get("products", []) or []
+    equalities = certificate.get("equalities", []) or []
+    if not isinstance(products, list) or not isinstance(equalities, list):
+        raise _Reject("products and equalities must be lists")
+    inequality_ids, equality_ids = set(problem.inequalities), set(problem.equalities)
+    product_parts: list[tuple[Polynomial, list[tuple[Fraction, dict[Monomial, Fraction]]]]] = []
+    for k, term in enumerate(products):
+        if not isinstance(term, Mapping):
+            raise _Reject(f"products[{k}] must be an object")
+        ids = term.get("hypotheses")
+        if not isinstance(ids, list) or not ids or any(not isinstance(i, int) or i not in inequality_ids for i in ids):
+            raise _Reject(f"products[{k}].hypotheses must list inequality hypotheses by index")
+        weight = Polynomial.constant(variables, 1)
+        for i in ids:
+            weight = weight * problem.hypotheses[i].polynomial
+        product_parts.append((weight, _squares(term.get("squares", []), variables, f"products[{k}].squares")))
+    lambdas: list[tuple[Polynomial, Polynomial]] = []
+    for k, term in enumerate(equalities):
+        if not isinstance(term, Mapping) or term.get("hypothesis") not in equality_ids:
+            raise _Reject(f"equalities[{k}].hypothesis must be the index of an equality hypothesis")
+        lambdas.append((problem.hypotheses[term["hypothesis"]].polynomial, _poly(term.get("poly"), variables, f"equalities[{k}].poly")))
+    if _cost([squares, *(part for _w, part in product_parts)]) > MAX_EXPANSION:
+        raise _Reject(f"the certificate needs more than {MAX_EXPANSION} term products to expand")
+    lhs = multiplier * (p - Polynomial.constant(variables, margin))
+    pieces = [Polynomial(variables, _square_sum(squares))]
+    pieces += [weight * Polynomial(variables, _square_sum(part)) for weight, part in product_parts]
+    pieces += [h * lam for h, lam in lambdas]
+    rhs = sum_polys(pieces, variables)
+    n_squares = len(squares) + sum(len(part) for _w, part in product_parts)
     if lhs != rhs:
-        diff = {m for m in set(lhs) | set(rhs) if lhs.get(m, 0) != rhs.get(m, 0)}
-        return CheckReport(False, f"the identity fails on {len(diff)} monomial(s)", len(squares))
-    return CheckReport(True, "D * p equals the sum of squares exactly", len(squares))
+        diff = {m for m in set(lhs.terms) | set(rhs.terms) if lhs.terms.get(m, 0) != rhs.terms.get(m, 0)}
+        return CheckReport(False, f"the identity fails on {len(diff)} monomial(s)", n_squares)
+    what = "p" if margin == 0 else "p - margin"
+    lead = "" if raw_multiplier is None else "multiplier * "
+    return CheckReport(True, f"{lead}({what}) equals the certificate exactly", n_squares)

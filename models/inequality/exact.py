@@ -176,6 +176,7 @@ def ldl_psd(gram: Matrix) -> list[tuple[Fraction, list[Fraction]]] | None:
     work = [list(row) for row in gram]
     factors: list[tuple[Fraction, list[Fraction]]] = []
     for k in range(n):
+        check_time()
         d = work[k][k]
         if d < 0:
             return None

@@ -6,7 +6,9 @@ import plotly.graph_objects as go
 
 from .result import Result
 
-__all__ = ["figures"]
+__all__ = ["STAGES_MIN_HEIGHT", "figures"]
+
+STAGES_MIN_HEIGHT = 360
 
 
 def _gram(result: Result) -> go.Figure:
@@ -50,7 +52,7 @@ def _stages(result: Result) -> go.Figure:
         xaxis_title="wall-clock time (s)",
         yaxis_title="stage",
         yaxis_autorange="reversed",
-        height=120 + 32 * len(names),
+        height=max(STAGES_MIN_HEIGHT, 120 + 32 * len(names)),  # short runs keep a readable chart
     )
     return fig
 

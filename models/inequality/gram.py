@@ -1,9 +1,10 @@
-"""The affine Gram space {Q = diag(Q_1..Q_k) : target = sum_b q_b^T Q_b q_b} as exact and float data.
+"""The affine Gram space {Q = diag(Q_1..Q_k) : target = sum_b g_b q_b^T Q_b q_b} as exact and float data.
 
 Each block b has a list of basis polynomials q_b (plain monomials, or combinations of monomials
-after facial reduction). Coordinates are the upper-triangular entries of each block; the constraint
-for monomial alpha reads sum_{b, i<=j} w_ij * coef_alpha(q_i q_j) * Q_ij = target_alpha with w_ij = 2
-off the diagonal and 1 on it.
+after facial reduction) and a weight g_b: 1 for the plain SOS part, a product of hypotheses g_i for
+a Putinar/Schmuedgen term, +h or -h for an equality. Coordinates are the upper-triangular entries
+of each block; the constraint for monomial alpha reads
+sum_{b, i<=j} w_ij * coef_alpha(g_b q_i q_j) * Q_ij = target_alpha with w_ij = 2 off the diagonal, 1 on it.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from fractions import Fraction
 import numpy as np
 import scipy.sparse as sp
 
+from .budget import check_time
 from .polynomial import Monomial, Polynomial
 
 __all__ = ["GramBlock", "GramSystem", "build_system"]
@@ -26,6 +28,8 @@ class GramBlock:
 
     basis: list[Polynomial]
     entries: list[tuple[int, int, dict[int, Fraction]]] = field(default_factory=list)
+    weight: Polynomial | None = None  # None: 1
+    label: tuple[object, ...] = ("sos",)
 
     @property
     def size(self) -> int:
@@ -92,22 +96,32 @@ class GramSystem:
         return Polynomial(self.target.variables, out)
 
 
-def build_system(target: Polynomial, block_bases: Sequence[Sequence[Polynomial]]) -> GramSystem:
-    """Expand every product q_i q_j of every block and index the monomials that appear."""
+def build_system(
+    target: Polynomial,
+    block_bases: Sequence[Sequence[Polynomial]],
+    weights: Sequence[Polynomial | None] | None = None,
+    labels: Sequence[tuple[object, ...]] | None = None,
+    extra_rows: Sequence[Monomial] = (),
+) -> GramSystem:
+    """Expand every product g_b q_i q_j of every block and index the monomials that appear (the time
+    budget is checked once per basis row, so a large system cannot outlive it)."""
     row_of: dict[Monomial, int] = {}
     rows: list[Monomial] = []
     blocks: list[GramBlock] = []
-    for basis in block_bases:
-        block = GramBlock(basis=list(basis))
+    for b, basis in enumerate(block_bases):
+        weight = weights[b] if weights is not None else None
+        label = labels[b] if labels is not None else ("sos",)
+        block = GramBlock(basis=list(basis), weight=weight, label=label)
         for i in range(len(basis)):
+            check_time()
             for j in range(i, len(basis)):
                 coefs: dict[int, Fraction] = {}
                 qi, qj = basis[i], basis[j]
-                if len(qi.terms) == 1 and len(qj.terms) == 1:
+                if weight is None and len(qi.terms) == 1 and len(qj.terms) == 1:
                     (mi, ci), (mj, cj) = next(iter(qi.terms.items())), next(iter(qj.terms.items()))
                     product = {tuple(a + b for a, b in zip(mi, mj, strict=True)): ci * cj}
                 else:
-                    product = (qi * qj).terms
+                    product = (qi * qj if weight is None else weight * qi * qj).terms
                 for mono, coef in product.items():
                     if mono not in row_of:
                         row_of[mono] = len(rows)
@@ -116,7 +130,7 @@ def build_system(target: Polynomial, block_bases: Sequence[Sequence[Polynomial]]
                 block.entries.append((i, j, coefs))
         blocks.append(block)
     n_product_rows = len(rows)
-    for mono in target.terms:
+    for mono in [*target.terms, *extra_rows]:
         if mono not in row_of:
             row_of[mono] = len(rows)
             rows.append(mono)

@@ -1,30 +1,28 @@
 """LLM proposer: asks an OpenAI-compatible endpoint for candidate squares (off unless configured).
 
 NSPI's neural proposer suggests an SOS decomposition; here the reply is untrusted text. Each line
-`coefficient | polynomial` goes through the same safe parser as user input, the candidate squares
-become a Gram matrix over the basis, and the usual exact projection + LDL^T + checker decide.
-Settings are read from the environment at call time: LLM_BASE_URL and LLM_MODEL (LLM_API_KEY
-optional).
+`coefficient | polynomial` goes through the same safe parser as user input; an exact proposal is
+used as is, otherwise the monomials of the proposed squares restrict the SDP's basis, and the usual
+exact projection + LDL^T + both checks decide.
+The request goes through the shared client `models.common.llm` (settings LLM_BASE_URL, LLM_MODEL,
+LLM_API_KEY; timeouts, retries and error messages live there).
 """
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from fractions import Fraction
 
 import httpx
-import numpy as np
 
 from models.common.contract import MethodInputError
+from models.common.llm import LlmError, chat, llm_config
 
 from .certificate import WeightedSquare
-from .gram import GramSystem
 from .parser import Limits, parse_polynomial
-from .polynomial import Polynomial
-from .sdp import SdpSolution
+from .polynomial import Monomial, Polynomial
 
-__all__ = ["LlmProposal", "gram_from_squares", "llm_configured", "parse_reply", "propose_squares"]
+__all__ = ["LlmProposal", "exact_match", "llm_configured", "parse_reply", "propose_squares", "restricted_basis"]
 
 _REPLY_LIMITS = Limits(max_chars=50_000, max_terms=2000)
 MAX_REPLY_LINES = 200
@@ -40,7 +38,7 @@ class LlmProposal:
 
 
 def llm_configured() -> bool:
-    return bool(os.environ.get("LLM_BASE_URL", "").strip() and os.environ.get("LLM_MODEL", "").strip())
+    return llm_config().configured
 
 
 def _prompt(poly: Polynomial) -> str:
@@ -82,43 +80,24 @@ def parse_reply(text: str, variables: tuple[str, ...]) -> LlmProposal:
 def propose_squares(
     poly: Polynomial, timeout_s: float = 60.0, transport: httpx.BaseTransport | None = None
 ) -> LlmProposal:
-    """One chat-completion request (temperature 0); network or format errors give an empty proposal."""
-    base = os.environ.get("LLM_BASE_URL", "").rstrip("/")
-    model = os.environ.get("LLM_MODEL", "")
-    headers = {}
-    if os.environ.get("LLM_API_KEY"):
-        headers["Authorization"] = f"Bearer {os.environ['LLM_API_KEY']}"
-    body = {"model": model, "temperature": 0, "messages": [{"role": "user", "content": _prompt(poly)}]}
+    """One chat request through the shared client; an LlmError gives an empty proposal with its message."""
     try:
-        with httpx.Client(timeout=timeout_s, transport=transport) as client:
-            response = client.post(f"{base}/chat/completions", json=body, headers=headers)
-            response.raise_for_status()
-            content = response.json()["choices"][0]["message"]["content"]
-    except (httpx.HTTPError, KeyError, IndexError, TypeError, ValueError) as exc:
-        return LlmProposal([], 0, f"LLM request failed: {type(exc).__name__}")
-    if not isinstance(content, str):
-        return LlmProposal([], 0, "LLM reply has no text content")
+        content = chat([{"role": "user", "content": _prompt(poly)}], timeout_s=timeout_s, transport=transport)
+    except LlmError as exc:
+        return LlmProposal([], 0, f"LLM request failed: {exc}")
     return parse_reply(content, poly.variables)
 
 
-def gram_from_squares(system: GramSystem, squares: list[WeightedSquare]) -> SdpSolution | None:
-    """Q = sum c v v^T where v are the coordinates of each square in the (single-block, monomial)
-    basis; None when a square uses a monomial outside the basis."""
-    if len(system.blocks) != 1 or not system.blocks[0].is_monomial or not squares:
-        return None
-    basis = system.blocks[0].basis
-    index = {next(iter(q.terms)): k for k, q in enumerate(basis)}
-    gram = np.zeros((len(basis), len(basis)))
-    for square in squares:
-        vector = np.zeros(len(basis))
-        for mono, coeff in square.poly.terms.items():
-            if mono not in index:
-                return None
-            vector[index[mono]] = float(coeff)
-        gram += float(square.coeff) * np.outer(vector, vector)
-    eigenvalues = np.linalg.eigvalsh(gram)
-    scale = max(float(abs(c)) for c in system.rhs) or 1.0
-    return SdpSolution([gram], float(eigenvalues[0]) / scale, "llm", "proposed")
+def restricted_basis(
+    squares: list[WeightedSquare], allowed: list[Monomial]
+) -> tuple[list[Monomial], int]:
+    """The monomials the proposed squares use, kept only where the Newton polytope allows them
+    (NSPI's source of scalability: the SDP runs over the LLM's basis, not the full one), and how many
+    proposed monomials had to be dropped (a nonzero count means the proposal was repaired)."""
+    allowed_set = set(allowed)
+    proposed = {mono for square in squares for mono in square.poly.terms}
+    kept = sorted(proposed & allowed_set, key=lambda m: (sum(m), tuple(-e for e in m)))
+    return kept, len(proposed - allowed_set)
 
 
 def exact_match(poly: Polynomial, squares: list[WeightedSquare]) -> bool:

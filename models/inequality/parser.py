@@ -1,26 +1,33 @@
 """Safe tokenizer and recursive-descent parser for polynomial expressions and inequalities.
 
 User text is never handed to eval, sympify or any other code-executing parser: it is split into a
-small set of tokens (numbers, names, + - * / ^ ** ( ) >= <=) and everything else is rejected with a
-message that names the position.
+small set of tokens (numbers, names, + - * / ^ ** ( ) and the relations >= <= > < = ≥ ≤) and everything
+else is rejected with a message that names the position. Every product and power is bounded (terms,
+term products, coefficient size) before it is expanded.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from fractions import Fraction
 
 from models.common.contract import MethodInputError
 
-from .polynomial import Polynomial, natural_key
+from .polynomial import Monomial, Polynomial, natural_key
 
 __all__ = [
     "LIMITS",
+    "MAX_HYPOTHESES",
+    "RELATIONS",
     "Inequality",
     "Limits",
+    "Problem",
+    "coefficient_bits",
     "parse_inequality",
     "parse_polynomial",
+    "parse_problem",
     "tokenize",
 ]
 
@@ -36,14 +43,18 @@ class Limits:
     max_name_length: int = 24
     max_number_digits: int = 40
     max_nesting: int = 60
+    max_coefficient_bits: int = 1000  # about 300 digits: the float stages (refuter, SDP) need finite values
+    max_products: int = 100_000  # term-by-term multiplications one product or power may cost
 
 
 LIMITS = Limits()
 
 _TOKEN = re.compile(
     r"(?P<space>\s+)|(?P<num>\d+(?:\.\d*)?|\.\d+)|(?P<name>[A-Za-z_][A-Za-z0-9_]*)"
-    r"|(?P<op>\*\*|>=|<=|=>|=<|==|[-+*/^()=<>])"
+    r"|(?P<op>\*\*|>=|<=|=>|=<|==|[-+*/^()=<>\u2265\u2264])"
 )
+_UNICODE_RELATIONS = {"\u2265": ">=", "\u2264": "<="}
+RELATIONS = (">=", "<=", ">", "<", "=")
 
 
 @dataclass(frozen=True)
@@ -55,11 +66,44 @@ class Token:
 
 @dataclass(frozen=True)
 class Inequality:
-    """A parsed claim `lhs >= rhs` stored as the polynomial p = lhs - rhs that must be >= 0."""
+    """A parsed claim `lhs REL rhs`, stored as p (lhs - rhs for >= and >, rhs - lhs for <= and <) with
+    p >= 0 to prove (p > 0 when `strict`); `lhs` and `rhs` are kept, expanded, for the Lean statement."""
 
     polynomial: Polynomial
     variables: tuple[str, ...]
-    relation: str  # ">=", "<=" or "" (a bare expression means expr >= 0)
+    relation: str  # ">=", "<=", ">", "<" (problems) or "=" (hypotheses only)
+    lhs: Polynomial
+    rhs: Polynomial
+
+    @property
+    def strict(self) -> bool:
+        return self.relation in (">", "<")
+
+    @property
+    def is_equality(self) -> bool:
+        return self.relation == "="
+
+
+@dataclass(frozen=True)
+class Problem:
+    """The claim and its hypotheses over one shared variable list (every hypothesis normalised to
+    g >= 0 or h = 0 the same way as the claim)."""
+
+    claim: Inequality
+    hypotheses: tuple[Inequality, ...]
+
+    @property
+    def variables(self) -> tuple[str, ...]:
+        return self.claim.variables
+
+    @property
+    def inequalities(self) -> list[int]:
+        """Indices of the hypotheses g >= 0 (strict ones included: g > 0 implies g >= 0)."""
+        return [i for i, h in enumerate(self.hypotheses) if not h.is_equality]
+
+    @property
+    def equalities(self) -> list[int]:
+        return [i for i, h in enumerate(self.hypotheses) if h.is_equality]
 
 
 def _fail(field: str, message: str) -> MethodInputError:
@@ -67,7 +111,7 @@ def _fail(field: str, message: str) -> MethodInputError:
 
 
 def tokenize(text: str, field: str = "problem", limits: Limits = LIMITS) -> list[Token]:
-    """Split `text` into tokens; reject unknown characters, strict or equality relations."""
+    """Split `text` into tokens (`≥`/`≤` read as >=/<=, `==` as =); reject unknown characters."""
     if len(text) > limits.max_chars:
         raise _fail(field, f"input has {len(text)} characters, above the maximum of {limits.max_chars}")
     tokens: list[Token] = []
@@ -93,10 +137,9 @@ def tokenize(text: str, field: str = "problem", limits: Limits = LIMITS) -> list
             if match.end() < len(text) and text[match.end()] == ".":
                 raise _fail(field, f"unexpected '.' at position {match.end()} (attribute access is not allowed)")
         elif kind == "op":
-            if value in ("=>", "=<", "==", "="):
+            if value in ("=>", "=<"):
                 raise _fail(field, f"relation {value!r} at position {pos} is not supported; use >= or <=")
-            if value in ("<", ">"):
-                raise _fail(field, f"strict inequality {value!r} at position {pos} is not supported; use >= or <=")
+            value = _UNICODE_RELATIONS.get(value, "=" if value == "==" else value)
         if kind != "space":
             tokens.append(Token(kind, value, pos))
         pos = match.end()
@@ -132,15 +175,31 @@ class _Parser:
             raise self.error(f"degree {poly.degree()} (near position {pos}) is above the maximum of {self.limits.max_degree}")
         if len(poly.terms) > self.limits.max_terms:
             raise self.error(f"{len(poly.terms)} terms (near position {pos}) is above the maximum of {self.limits.max_terms}")
+        bits = coefficient_bits(poly)
+        if bits > self.limits.max_coefficient_bits:
+            raise self.error(
+                f"a coefficient (near position {pos}) has about {int(bits * 0.30103)} digits, above the maximum of "
+                f"{int(self.limits.max_coefficient_bits * 0.30103)}; rescale the inequality"
+            )
         return poly
 
     def expression(self) -> Polynomial:
-        result = self.term()
+        # accumulate into one dict: adding n terms one polynomial at a time would copy O(n^2) entries
+        first = self.term()
+        total: dict[Monomial, Fraction] = dict(first.terms)
         while self.current.kind == "op" and self.current.text in "+-":
             op = self.advance()
             right = self.term()
-            result = self.check(result + right if op.text == "+" else result - right, op.pos)
-        return result
+            sign = 1 if op.text == "+" else -1
+            for mono, coeff in right.terms.items():
+                value = total.get(mono, Fraction(0)) + sign * coeff
+                if value:
+                    total[mono] = value
+                else:
+                    total.pop(mono, None)
+            if len(total) > self.limits.max_terms:
+                raise self.error(f"more than {self.limits.max_terms} terms (near position {op.pos})")
+        return self.check(Polynomial(self.variables, total), first_pos(self.tokens, self.index))
 
     def term(self) -> Polynomial:
         result = self.factor()
@@ -153,8 +212,13 @@ class _Parser:
                         f"degree {result.degree() + right.degree()} (near position {op.pos}) is above "
                         f"the maximum of {self.limits.max_degree}"
                     )
-                if len(result.terms) * len(right.terms) > 50 * self.limits.max_terms:
-                    raise self.error(f"product at position {op.pos} is too large to expand")
+                if len(result.terms) * len(right.terms) > self.limits.max_products:
+                    raise self.error(
+                        f"product at position {op.pos} is too large to expand ({len(result.terms) * len(right.terms)} "
+                        f"term products, above the maximum of {self.limits.max_products})"
+                    )
+                if coefficient_bits(result) + coefficient_bits(right) > self.limits.max_coefficient_bits + 64:
+                    raise self.error(f"product at position {op.pos} has coefficients too large to expand")
                 result = self.check(result * right, op.pos)
             else:
                 divisor = right.constant_value()
@@ -189,6 +253,7 @@ class _Parser:
                     f"degree {base.degree() * exponent} (near position {op.pos}) is above the maximum of "
                     f"{self.limits.max_degree}"
                 )
+            self.check_power(base, exponent, op.pos)
             result = Polynomial.constant(self.variables, 1)
             for _ in range(exponent):
                 result = self.check(result * base, op.pos)
@@ -198,6 +263,35 @@ class _Parser:
         if self.current.kind in ("num", "name") or (self.current.kind == "op" and self.current.text == "("):
             raise self.error(f"missing operator before {self.current.text!r} at position {self.current.pos}")
         return base
+
+    def check_power(self, base: Polynomial, exponent: int, pos: int) -> None:
+        """Bound base^exponent before expanding it, as `term()` bounds a product: the terms of base^k are
+        at most the multisets of k base terms, and at most the monomials of degree <= k deg(base) in the
+        variables base uses; expanding costs sum_k |base^k| |base| multiplications; the coefficients
+        grow to at most k times their bits plus the log of the number of summands."""
+        n_terms = len(base.terms)
+        if exponent <= 1 or n_terms == 0:
+            return
+        used = sum(1 for i in range(len(self.variables)) if any(m[i] for m in base.terms))
+        cost = 0
+        for k in range(1, exponent):
+            bound = min(math.comb(n_terms + k - 1, k), math.comb(used + k * base.degree(), used))
+            if bound > self.limits.max_terms:
+                raise self.error(
+                    f"power at position {pos} may expand to {bound} terms, above the maximum of {self.limits.max_terms}"
+                )
+            cost += bound * n_terms
+        if cost > self.limits.max_products:
+            raise self.error(
+                f"power at position {pos} is too large to expand ({cost} term products, above the maximum of "
+                f"{self.limits.max_products})"
+            )
+        bits = exponent * (coefficient_bits(base) + math.ceil(math.log2(n_terms + 1)))
+        if bits > self.limits.max_coefficient_bits + 64:
+            raise self.error(
+                f"power at position {pos} gives coefficients of about {int(bits * 0.30103)} digits, above the "
+                f"maximum of {int(self.limits.max_coefficient_bits * 0.30103)}; rescale the inequality"
+            )
 
     def exponent(self, pos: int) -> int:
         parens = 0
@@ -241,9 +335,19 @@ class _Parser:
         raise self.error(f"expected a number, a variable or '(' at position {token.pos}, found {found}")
 
 
-def _collect_variables(tokens: list[Token], field: str, limits: Limits) -> tuple[str, ...]:
-    names = sorted({t.text for t in tokens if t.kind == "name"}, key=natural_key)
+def coefficient_bits(poly: Polynomial) -> int:
+    """The largest bit length of a numerator or denominator in `poly`."""
+    return max((max(c.numerator.bit_length(), c.denominator.bit_length()) for c in poly.terms.values()), default=0)
+
+
+def first_pos(tokens: list[Token], index: int) -> int:
+    return tokens[min(index, len(tokens) - 1)].pos
+
+
+def _collect_variables(token_lists: list[tuple[str, list[Token]]], limits: Limits) -> tuple[str, ...]:
+    names = sorted({t.text for _field, tokens in token_lists for t in tokens if t.kind == "name"}, key=natural_key)
     if len(names) > limits.max_variables:
+        field = token_lists[0][0] if len(token_lists) == 1 else "problem and hypotheses"
         raise _fail(field, f"{len(names)} variables, above the maximum of {limits.max_variables}")
     return tuple(names)
 
@@ -256,9 +360,9 @@ def parse_polynomial(
 ) -> Polynomial:
     """Parse one polynomial expression; with `variables`, names outside that list are rejected."""
     tokens = tokenize(text, field, limits)
-    if any(t.kind == "op" and t.text in (">=", "<=") for t in tokens):
-        raise _fail(field, "expected an expression, found an inequality")
-    found = _collect_variables(tokens, field, limits)
+    if any(t.kind == "op" and t.text in RELATIONS for t in tokens):
+        raise _fail(field, "expected an expression, found a relation")
+    found = _collect_variables([(field, tokens)], limits)
     if variables is None:
         variables = found
     else:
@@ -272,27 +376,57 @@ def parse_polynomial(
     return poly
 
 
-def parse_inequality(text: str, field: str = "problem", limits: Limits = LIMITS) -> Inequality:
-    """Parse `lhs >= rhs`, `lhs <= rhs` or a bare `expr` (meaning expr >= 0) into p >= 0."""
-    tokens = tokenize(text, field, limits)
-    relations = [t for t in tokens if t.kind == "op" and t.text in (">=", "<=")]
+def _relation(
+    tokens: list[Token], variables: tuple[str, ...], field: str, limits: Limits, allow_equality: bool
+) -> Inequality:
+    """`lhs REL rhs` from one token list; a missing relation is an error, never a silent `>= 0`."""
+    relations = [t for t in tokens if t.kind == "op" and t.text in RELATIONS]
+    allowed = ">=, <=, >, <" + (" or =" if allow_equality else "")
+    if len(tokens) == 1:
+        raise _fail(field, "the text is empty")
+    if not relations:
+        raise _fail(field, f"no relation found; write lhs >= rhs (or {allowed})")
     if len(relations) > 1:
         raise _fail(field, f"more than one relation (second at position {relations[1].pos})")
-    if len(tokens) == 1:
-        raise _fail(field, "the problem is empty")
-    variables = _collect_variables(tokens, field, limits)
+    if relations[0].text == "=" and not allow_equality:
+        raise _fail(field, f"relation '=' at position {relations[0].pos} is not supported here; use {allowed}")
     parser = _Parser(tokens, variables, field, limits)
     lhs = parser.expression()
-    relation = ""
-    rhs = Polynomial.constant(variables, 0)
-    if parser.current.kind == "op" and parser.current.text in (">=", "<="):
-        relation = parser.advance().text
-        if parser.current.kind == "end":
-            raise _fail(field, f"missing right-hand side after {relation!r}")
-        rhs = parser.expression()
+    if parser.current.kind != "op" or parser.current.text not in RELATIONS:
+        raise _fail(field, f"unexpected {parser.current.text!r} at position {parser.current.pos}")
+    relation = parser.advance().text
+    if parser.current.kind == "end":
+        raise _fail(field, f"missing right-hand side after {relation!r}")
+    rhs = parser.expression()
     if parser.current.kind != "end":
         raise _fail(field, f"unexpected {parser.current.text!r} at position {parser.current.pos}")
-    poly = rhs - lhs if relation == "<=" else lhs - rhs
+    poly = rhs - lhs if relation in ("<=", "<") else lhs - rhs
     if poly.degree() > limits.max_degree:
         raise _fail(field, f"degree {poly.degree()} is above the maximum of {limits.max_degree}")
-    return Inequality(polynomial=poly, variables=variables, relation=relation)
+    parser.check(poly, 0)
+    return Inequality(polynomial=poly, variables=variables, relation=relation, lhs=lhs, rhs=rhs)
+
+
+def parse_inequality(text: str, field: str = "problem", limits: Limits = LIMITS) -> Inequality:
+    """Parse `lhs REL rhs` with REL one of >=, <=, >, < (also written ≥, ≤) into p >= 0 (or p > 0)."""
+    tokens = tokenize(text, field, limits)
+    variables = _collect_variables([(field, tokens)], limits)
+    return _relation(tokens, variables, field, limits, allow_equality=False)
+
+
+MAX_HYPOTHESES = 8
+
+
+def parse_problem(problem: str, hypotheses: list[str] | tuple[str, ...] = (), limits: Limits = LIMITS) -> Problem:
+    """The claim and its hypotheses (each `g >= h`, `g <= h`, `g > h`, `g < h` or `g = h`) over the union
+    of their variables, every text checked against the same limits before anything is expanded."""
+    if len(hypotheses) > MAX_HYPOTHESES:
+        raise _fail("hypotheses", f"{len(hypotheses)} hypotheses, above the maximum of {MAX_HYPOTHESES}")
+    token_lists = [("problem", tokenize(problem, "problem", limits))]
+    token_lists += [(f"hypotheses[{k}]", tokenize(text, f"hypotheses[{k}]", limits)) for k, text in enumerate(hypotheses)]
+    variables = _collect_variables(token_lists, limits)
+    claim = _relation(token_lists[0][1], variables, "problem", limits, allow_equality=False)
+    parsed = tuple(
+        _relation(tokens, variables, field, limits, allow_equality=True) for field, tokens in token_lists[1:]
+    )
+    return Problem(claim=claim, hypotheses=parsed)

@@ -16,6 +16,7 @@ from fractions import Fraction
 import numpy as np
 from scipy.optimize import minimize
 
+from .budget import check_time
 from .polynomial import Polynomial
 
 __all__ = ["Counterexample", "refute", "refute_odd_degree"]
@@ -66,12 +67,12 @@ class _NumericPoly:
         return value * scale, grad * scale - value * half * 2.0 * x * w ** (-half - 1.0)
 
 
-def _rationalise(poly: Polynomial, x: np.ndarray) -> Counterexample | None:
-    """The simplest rational point near x with exact p < 0, if any."""
+def _rationalise(poly: Polynomial, x: np.ndarray, strict: bool = False) -> Counterexample | None:
+    """The simplest rational point near x with exact p < 0 (p <= 0 against a strict claim), if any."""
     for bound in (1, 2, 4, 10, 100, 1000, 10**4, 10**6, 10**8, 10**12):
         point = tuple(Fraction(float(v)).limit_denominator(bound) for v in x)
         value = poly.evaluate(point)
-        if value < 0:
+        if value < 0 or (strict and value == 0):
             return Counterexample(point, value, "search")
     return None
 
@@ -106,15 +107,17 @@ def refute(
     starts: int,
     seed: int,
     check_cancel: Callable[[], None] | None = None,
+    strict: bool = False,
 ) -> Counterexample | None:
-    """A counterexample to p >= 0, or None when none was found (which proves nothing)."""
+    """A counterexample to p >= 0 (to p > 0 when `strict`: a point with p <= 0), or None when none was
+    found (which proves nothing)."""
     if poly.is_zero():
-        return None
+        return Counterexample(tuple(Fraction(0) for _ in poly.variables), Fraction(0), "p = 0") if strict else None
     n = len(poly.variables)
     if poly.degree() % 2 == 1:
         return refute_odd_degree(poly)
     origin = tuple(Fraction(0) for _ in range(n))
-    if poly.evaluate(origin) < 0:
+    if poly.evaluate(origin) < 0 or (strict and poly.evaluate(origin) == 0):
         return Counterexample(origin, poly.evaluate(origin), "origin")
     numeric = _NumericPoly(poly)
     # small integer points first: cheap, and they give the simplest counterexamples (floats screen,
@@ -126,19 +129,20 @@ def refute(
         if numeric.value(np.array(entries, dtype=float)) < tolerance:
             point = tuple(Fraction(e) for e in entries)
             value = poly.evaluate(point)
-            if value < 0:
+            if value < 0 or (strict and value == 0):
                 return Counterexample(point, value, "grid")
     rng = np.random.default_rng(seed)
     scales = (0.5, 1.0, 2.0, 4.0)
     for k in range(starts):
+        check_time()
         if check_cancel is not None:
             check_cancel()
         x0 = rng.normal(scale=scales[k % len(scales)], size=n)
         res = minimize(numeric.scaled, x0, jac=True, method="L-BFGS-B", options={"maxiter": 150})
         x = np.asarray(res.x, dtype=float)
         numeric_value = numeric.value(x)
-        if np.isfinite(numeric_value) and numeric_value < 0:
-            found = _rationalise(poly, x)
+        if np.isfinite(numeric_value) and (numeric_value < 0 or (strict and numeric_value < tolerance)):
+            found = _rationalise(poly, x, strict)
             if found is not None:
                 return found
     return None

@@ -1,4 +1,4 @@
-"""The NSPI pipeline: parse, refute, propose, round + project, verify exactly, export to Lean."""
+"""The NSPI pipeline: parse, refute (inside the domain), propose, round + project, check twice, export to Lean."""
 
 from __future__ import annotations
 
@@ -6,86 +6,43 @@ import contextlib
 import math
 import time
 from fractions import Fraction
+from typing import Any
 
-from models.common.contract import MethodInputError, Progress
+from models.common.contract import Progress
+from models.common.progress import MonotoneProgress
 
-from .budget import OutOfTime, check_time, time_budget
-from .certificate import Certificate, squares_from_ldl
-from .checker import check_certificate
-from .gram import build_system
+from .ast_check import check_independently
+from .budget import OutOfTime, time_budget
+from .certificate import Certificate, EqualityTerm, ProductTerm, WeightedSquare
+from .checker import CERT_LIMITS, check_certificate, known_multiplier
+from .domain_refute import refute_in_domain
+from .equalities import Elimination, eliminate_linear
 from .lean_export import THEOREM_NAME, lean_proof
 from .lean_runner import run_lean
-from .llm import exact_match, gram_from_squares, llm_configured, propose_squares
-from .multipliers import multiplier
 from .params import Params
-from .parser import parse_inequality
+from .parser import Problem, parse_polynomial, parse_problem
 from .polynomial import Polynomial, format_fraction
+from .putinar import constrained_search
 from .refute import Counterexample, refute
-from .result import CertificateOut, CounterexampleOut, LeanOut, Result, Stage
-from .sos import GramTooLarge, SosOptions, SosOutcome, block_strategies, find_sos, refine
+from .result import CertificateOut, CheckOut, CounterexampleOut, LeanOut, Result
+from .search import Clock, global_search
+from .sos import SosOptions, SosOutcome
 
-__all__ = ["run"]
+__all__ = ["STAGES", "run"]
 
-
-class _Clock:
-    """Collects per-stage timings for the page."""
-
-    def __init__(self) -> None:
-        self.stages: list[Stage] = []
-        self.started = time.perf_counter()
-
-    def add(self, name: str, seconds: float, status: str, detail: str = "") -> None:
-        self.stages.append(Stage(name=name, seconds=round(seconds, 4), status=status, detail=detail))
+# disjoint progress ranges, one per stage, in pipeline order (progress never goes back)
+STAGES = {"parse": (0.0, 0.02), "refute": (0.02, 0.2), "search": (0.2, 0.85), "check": (0.85, 0.9), "lean": (0.9, 1.0)}
 
 
 def _slice(poly: Polynomial, point: tuple[Fraction, ...]) -> tuple[list[float], list[float]]:
     """p(t * x*) for t in [-0.25, 1.5]: the counterexample sits at t = 1."""
-    exps, coeffs = poly.arrays()
     import numpy as np
 
+    exps, coeffs = poly.arrays()
     ts = np.linspace(-0.25, 1.5, 141)
     base = np.array([float(v) for v in point])
     values = [float(coeffs @ np.prod((t * base)[None, :] ** exps, axis=1)) for t in ts]
     return ts.tolist(), values
-
-
-def _refuted(result: dict, poly: Polynomial, found: Counterexample) -> Result:
-    point = {v: format_fraction(x) for v, x in zip(poly.variables, found.point, strict=True)}
-    ts, values = _slice(poly, found.point) if poly.variables else ([], [])
-    return Result(
-        **result,
-        status="refuted",
-        counterexample=CounterexampleOut(point=point, value=format_fraction(found.value)),
-        reason=None,
-        slice_t=ts,
-        slice_values=values,
-    )
-
-
-def _llm_attempt(target: Polynomial, options: SosOptions, clock: _Clock) -> SosOutcome | None:
-    """Squares from the LLM endpoint, used as is when exact, else as a Gram matrix to round."""
-    started = time.perf_counter()
-    if not llm_configured():
-        clock.add("propose (LLM)", 0.0, "skipped", "LLM_BASE_URL / LLM_MODEL are not set on the server")
-        return None
-    proposal = propose_squares(target)
-    if proposal.squares and exact_match(target, proposal.squares):
-        clock.add("propose (LLM)", time.perf_counter() - started, "exact", proposal.note)
-        return SosOutcome(squares=list(proposal.squares), reason="", sparsity="llm")
-    strategies, raw = block_strategies(target, sparsity=False)
-    dense = strategies[-1][1]
-    if dense and proposal.squares:
-        system = build_system(target, dense)
-        initial = gram_from_squares(system, proposal.squares)
-        if initial is not None:
-            refined = refine(system, initial, options.max_bits)
-            if refined is not None:
-                factors, _grams, den = refined
-                squares = squares_from_ldl(factors[0], system.blocks[0].basis)
-                clock.add("propose (LLM)", time.perf_counter() - started, "refined", proposal.note)
-                return SosOutcome(squares=squares, denominator=den, basis_size=len(dense[0]), full_basis_size=raw)
-    clock.add("propose (LLM)", time.perf_counter() - started, "no certificate", proposal.note)
-    return None
 
 
 def _blas_single_thread() -> contextlib.AbstractContextManager[object]:
@@ -99,176 +56,246 @@ def _blas_single_thread() -> contextlib.AbstractContextManager[object]:
 
 
 def run(params: Params, progress: Progress) -> Result:
-    """Prove p >= 0 with an exactly checked certificate, refute it with an exact point, or say why not."""
+    """Prove the claim under its hypotheses with a certificate both checks accept, refute it with an exact
+    point of the domain, or say why neither happened."""
     with _blas_single_thread():
-        return _run(params, progress)
+        return _run(params, MonotoneProgress(progress))
 
 
-def _run(params: Params, progress: Progress) -> Result:
-    clock = _Clock()
-    progress(0.01, "parsing")
-    started = time.perf_counter()
-    inequality = parse_inequality(params.problem)
-    poly = inequality.polynomial
-    clock.add("parse", time.perf_counter() - started, "ok", f"{len(poly.terms)} terms, degree {poly.degree()}")
-    base: dict = {
-        "variables": list(poly.variables),
+def _stage(bar: MonotoneProgress, name: str) -> Progress:
+    return bar.stage(*STAGES[name])
+
+
+def _base(problem: Problem) -> dict[str, Any]:
+    poly = problem.claim.polynomial
+    symbols = {">=": ">= 0", "<=": ">= 0", ">": "> 0", "<": "> 0", "=": "= 0"}
+    return {
+        "variables": list(problem.variables),
+        "relation": problem.claim.relation,
+        "strict": problem.claim.strict,
+        "hypotheses": [f"{h.polynomial.format()} {symbols[h.relation]}" for h in problem.hypotheses],
         "polynomial": poly.format(),
         "polynomial_latex": poly.latex(),
         "degree": poly.degree(),
         "n_terms": len(poly.terms),
     }
 
-    progress(0.05, "refuting: searching for a point with p < 0")
-    started = time.perf_counter()
-    found = refute(poly, params.refute_starts, params.seed, check_cancel=lambda: progress(0.1, "refuting"))
-    if found is not None:
-        clock.add("refute", time.perf_counter() - started, "counterexample", found.method)
-        result = _refuted(base, poly, found)
-        result.stages, result.total_seconds = clock.stages, time.perf_counter() - clock.started
-        progress(1.0, "refuted")
-        return result
-    clock.add("refute", time.perf_counter() - started, "none found", f"{params.refute_starts} restarts")
 
-    options = SosOptions(
-        sparsity=params.sparsity,
-        facial_reduction=params.facial_reduction,
-        max_bits=params.max_bits,
-        max_gram=params.max_gram,
-        solver=params.solver,
-    )
+def _run(params: Params, bar: MonotoneProgress) -> Result:
+    clock = Clock()
+    _stage(bar, "parse")(0.0, "parsing")
+    started = time.perf_counter()
+    problem = parse_problem(params.problem, params.hypotheses)
+    poly = problem.claim.polynomial
+    clock.add("parse", time.perf_counter() - started, "ok",
+              f"{len(poly.terms)} terms, degree {poly.degree()}, {len(problem.hypotheses)} hypotheses")
+    base = _base(problem)
+    if params.certificate is not None:
+        return _verify_given(problem, params, base, clock, bar)
+    elimination = eliminate_linear([(j, problem.hypotheses[j].polynomial) for j in problem.equalities])
     certificate: Certificate | None = None
     outcome: SosOutcome | None = None
+    route, llm = "", "requested" if params.use_llm else "not requested"
     reasons: list[str] = []
-    checker_text = ""
-    search_started = time.perf_counter()
+    checks: tuple[CheckOut, CheckOut] | None = None
     try:
         with time_budget(params.time_budget_s):
-            certificate, outcome, checker_text = _search(poly, params, options, clock, reasons, progress)
+            found = _refute(problem, elimination, params, clock, _stage(bar, "refute"))
+            if found is not None:
+                return _refuted(base, problem, found, clock, bar)
+            certificate, outcome, route, llm, reasons = _search(problem, elimination, params, clock, _stage(bar, "search"))
+            checks = _checks(problem, params, certificate, clock, _stage(bar, "check")) if certificate else None
     except OutOfTime:
-        clock.add("search budget", time.perf_counter() - search_started, "out of time",
-                  f"stopped after {params.time_budget_s:g} s")
-        reasons.append(f"the certificate search stopped after its time budget of {params.time_budget_s:g} s "
-                       "(time_budget_s); try a larger budget, fewer variables or a lower degree")
-    return _finish(base, poly, params, certificate, outcome, checker_text, reasons, clock, progress)
+        clock.add("time budget", time.perf_counter() - clock.started, "out of time", f"stopped after {params.time_budget_s:g} s")
+        reasons.append(f"the search stopped at its time budget of {params.time_budget_s:g} s (time_budget_s); "
+                       "try a larger budget, fewer variables or a lower degree")
+        certificate, checks = None, None
+    if certificate is None or checks is None or not (checks[0].status == checks[1].status == "passed"):
+        if checks is not None:
+            reasons.append(f"a check rejected the certificate (exact: {checks[0].detail}; independent: {checks[1].detail})")
+        return _not_proved(base, params, problem, outcome, reasons, llm, clock, bar, checks)
+    return _proved(base, problem, params, certificate, outcome, route, llm, checks, clock, bar)
+
+
+def _refute(
+    problem: Problem, elimination: Elimination, params: Params, clock: Clock, progress: Progress
+) -> Counterexample | None:
+    progress(0.0, "refuting: searching the domain for a point where the claim fails")
+    started = time.perf_counter()
+    if problem.hypotheses:
+        found = refute_in_domain(problem, elimination, params.refute_starts, params.seed,
+                                 check_cancel=lambda: progress(0.5, "refuting"))
+    else:
+        found = refute(problem.claim.polynomial, params.refute_starts, params.seed,
+                       check_cancel=lambda: progress(0.5, "refuting"), strict=problem.claim.strict)
+    where = "in the domain" if problem.hypotheses else "over all reals"
+    if found is None:
+        clock.add("refute", time.perf_counter() - started, "none found", f"{params.refute_starts} restarts {where}")
+    else:
+        clock.add("refute", time.perf_counter() - started, "counterexample", f"{found.method} {where}")
+    progress(1.0, "refuter done")
+    return found
 
 
 def _search(
-    poly: Polynomial, params: Params, options: SosOptions, clock: _Clock, reasons: list[str], progress: Progress
-) -> tuple[Certificate | None, SosOutcome | None, str]:
-    """Try p, then D*p for growing multiplier powers; the first exactly checked certificate wins."""
-    certificate: Certificate | None = None
-    outcome: SosOutcome | None = None
-    checker_text = ""
-    for power in range(params.max_multiplier_power + 1):
-        if power > 0 and poly.degree() == 0:
-            break
-        mult = multiplier(poly, power)
-        target = mult.polynomial * poly
-        label = "SOS of p" if power == 0 else f"SOS of D*p, D = {'(|x|^2)' if mult.kind == 'homogeneous' else '(1+|x|^2)'}^{power}"
-        progress(0.15 + 0.6 * power / (params.max_multiplier_power + 1), f"proposing: {label}")
-
-        def check(label: str = label) -> None:
-            progress(0.2, f"searching {label}")
-            check_time()
-
-        outcome = _llm_attempt(target, options, clock) if params.use_llm and power == 0 else None
-        if outcome is None:
-            try:
-                outcome = find_sos(target, options, check_cancel=check)
-            except GramTooLarge as exc:
-                if power == 0:
-                    raise MethodInputError(f"problem: {exc}; use fewer variables or a lower degree") from exc
-                reasons.append(f"k={power}: {exc}")
-                break
-            clock.add(f"propose (SDP, k={power})", outcome.seconds_sdp, "ok" if outcome.squares is not None else "failed",
-                      f"{outcome.solver} {outcome.sparsity} blocks {outcome.block_sizes}, margin {outcome.margin:.2e}")
-            clock.add(f"round + project (k={power})", outcome.seconds_exact,
-                      "PSD" if outcome.squares is not None else "failed",
-                      f"denominator {outcome.denominator}, facial rounds {outcome.facial_rounds}" if outcome.squares is not None else outcome.reason)
-        if outcome.squares is None:
-            reasons.append(f"k={power}: {outcome.reason}")
-            continue
-        candidate = Certificate(
-            squares=tuple(outcome.squares),
-            multiplier=None if power == 0 else mult.squares,
-            multiplier_kind="" if power == 0 else mult.kind,
-            multiplier_power=power,
-        )
-        started = time.perf_counter()
-        report = check_certificate(poly, candidate.to_json())
-        clock.add("verify (exact checker)", time.perf_counter() - started, "passed" if report.ok else "failed", report.reason)
-        checker_text = report.reason
-        if report.ok:
-            certificate = candidate
-            break
-        reasons.append(f"k={power}: the exact checker rejected the certificate ({report.reason})")
-    return certificate, outcome, checker_text
-
-
-def _finish(
-    base: dict, poly: Polynomial, params: Params, certificate: Certificate | None, outcome: SosOutcome | None,
-    checker_text: str, reasons: list[str], clock: _Clock, progress: Progress,
-) -> Result:
-    """The proved result (with its Lean file and check) or the not_proved result with its reasons."""
-    if certificate is None or outcome is None:
-        result = Result(**base, status="not_proved",
-                        reason=_not_proved_reason(reasons, params),
-                        gram_labels=outcome.gram_labels if outcome else [], gram=outcome.gram if outcome else [])
-        result.stages, result.total_seconds = clock.stages, time.perf_counter() - clock.started
-        progress(1.0, "not proved")
-        return result
-
-    progress(0.85, "writing the Lean proof")
+    problem: Problem, elimination: Elimination, params: Params, clock: Clock, progress: Progress
+) -> tuple[Certificate | None, SosOutcome | None, str, str, list[str]]:
+    options = SosOptions(sparsity=params.sparsity, facial_reduction=params.facial_reduction, max_bits=params.max_bits,
+                         max_gram=params.max_gram, solver=params.solver, dsos=params.fast_paths)
+    if not problem.hypotheses:
+        found = global_search(problem.claim.polynomial, problem.claim.strict, params, options, clock, progress)
+        return found.certificate, found.outcome, found.route, found.llm, found.reasons
     started = time.perf_counter()
-    source = lean_proof(poly, certificate)
-    lean = LeanOut(status="not_run", file="proof.lean", messages="Lean check switched off")
-    if params.lean_check:
-        progress(0.9, "checking with Lean")
-        lean_run = run_lean(source, THEOREM_NAME, params.lean_timeout_s)
-        lean = LeanOut(status=lean_run.status, file="proof.lean", messages=lean_run.messages)  # type: ignore[arg-type]
-    clock.add("Lean", time.perf_counter() - started, lean.status, lean.messages[:300])
-    cert_json = certificate.to_json()
-    result = Result(
-        **base,
-        status="proved",
-        certificate=CertificateOut.model_validate(cert_json),
-        certificate_latex=certificate.latex(),
-        multiplier_latex=_multiplier_latex(certificate, len(poly.variables), poly),
-        checker=checker_text,
-        lean=lean,
-        lean_source=source,
-        proposer=outcome.solver or outcome.sparsity,
-        sparsity=outcome.sparsity,
-        basis_size=outcome.basis_size,
-        full_basis_size=outcome.full_basis_size,
-        block_sizes=outcome.block_sizes,
-        margin=outcome.margin if math.isfinite(outcome.margin) else None,
-        denominator=outcome.denominator,
-        facial_rounds=outcome.facial_rounds,
-        multiplier_power=certificate.multiplier_power,
-        gram_labels=outcome.gram_labels,
-        gram=outcome.gram,
-    )
+    progress(0.0, "searching a certificate under the hypotheses")
+    constrained = constrained_search(problem, elimination, options, params.degree_bound, params.fast_paths,
+                                     check_cancel=lambda: progress(0.5, "searching"))
+    for name, status, seconds in constrained.attempts:
+        clock.add(f"propose ({name})", seconds, status)
+    clock.add("search under hypotheses", time.perf_counter() - started,
+              "found" if constrained.certificate else "failed",
+              f"{len(elimination.substitutions)} linear equalities substituted")
+    llm = "ignored: the LLM proposer is used only without hypotheses" if params.use_llm else "not requested"
+    return constrained.certificate, constrained.outcome, constrained.route, llm, constrained.reasons
+
+
+def _checks(
+    problem: Problem, params: Params, certificate: Certificate, clock: Clock, progress: Progress
+) -> tuple[CheckOut, CheckOut]:
+    """Both checks on the published JSON form: the exact checker and the independent ast evaluator."""
+    return _check_json(problem, params, certificate.to_json(), clock, progress)
+
+
+def _check_json(
+    problem: Problem, params: Params, cert_json: dict[str, Any], clock: Clock, progress: Progress
+) -> tuple[CheckOut, CheckOut]:
+    progress(0.0, "checking exactly")
+    started = time.perf_counter()
+    report = check_certificate(problem, cert_json)
+    exact = CheckOut(status="passed" if report.ok else "failed", detail=report.reason)
+    clock.add("verify (exact checker)", time.perf_counter() - started, exact.status, report.reason)
+    progress(0.5, "checking independently")
+    started = time.perf_counter()
+    independent_report = check_independently(params.problem, params.hypotheses, cert_json, seed=params.seed)
+    independent = CheckOut(status="passed" if independent_report.ok else "failed", detail=independent_report.reason)
+    clock.add("verify (independent ast evaluation)", time.perf_counter() - started, independent.status,
+              independent_report.reason)
+    return exact, independent
+
+
+def _refuted(base: dict[str, Any], problem: Problem, found: Counterexample, clock: Clock, bar: MonotoneProgress) -> Result:
+    poly = problem.claim.polynomial
+    point = {v: format_fraction(x) for v, x in zip(poly.variables, found.point, strict=True)}
+    ts, values = _slice(poly, found.point) if poly.variables else ([], [])
+    result = Result(**base, status="refuted", counterexample=CounterexampleOut(point=point, value=format_fraction(found.value)),
+                    slice_t=ts, slice_values=values)
     result.stages, result.total_seconds = clock.stages, time.perf_counter() - clock.started
-    progress(1.0, "proved")
+    bar(1.0, "refuted")
     return result
 
 
-def _not_proved_reason(reasons: list[str], params: Params) -> str:
-    """What failed at each multiplier power, plus what to try next (no refutation was found either)."""
+def _not_proved(
+    base: dict[str, Any], params: Params, problem: Problem, outcome: SosOutcome | None, reasons: list[str], llm: str,
+    clock: Clock, bar: MonotoneProgress, checks: tuple[CheckOut, CheckOut] | None = None,
+) -> Result:
     text = "; ".join(reasons) or "no certificate found"
-    if params.max_multiplier_power < 3:
+    if not problem.hypotheses and not problem.claim.strict and params.max_multiplier_power < 3 and "budget" not in text:
         text += (". No counterexample was found either: p may be nonnegative without being a sum of squares "
                  "(try a larger multiplier power k)")
-    return text
+    elif problem.hypotheses and "budget" not in text:
+        text += ". No counterexample was found in the domain either (try a larger degree_bound)"
+    result = Result(**base, status="not_proved", reason=text, llm=llm,
+                    exact_check=checks[0] if checks else CheckOut(), independent_check=checks[1] if checks else CheckOut(),
+                    gram_labels=outcome.gram_labels if outcome else [], gram=outcome.gram if outcome else [])
+    result.stages, result.total_seconds = clock.stages, time.perf_counter() - clock.started
+    bar(1.0, "not proved")
+    return result
 
 
-def _multiplier_latex(certificate: Certificate, n_vars: int, poly: Polynomial) -> str:
+def _proved(
+    base: dict[str, Any], problem: Problem, params: Params, certificate: Certificate, outcome: SosOutcome | None,
+    route: str, llm: str, checks: tuple[CheckOut, CheckOut], clock: Clock, bar: MonotoneProgress,
+) -> Result:
+    lean_progress = _stage(bar, "lean")
+    lean_progress(0.0, "writing the Lean proof")
+    started = time.perf_counter()
+    source = lean_proof(problem, certificate)
+    lean = LeanOut(status="not_run", file="proof.lean", messages="Lean check switched off")
+    if params.lean_check:
+        lean_progress(0.2, "checking with Lean")
+        lean_run = run_lean(source, THEOREM_NAME, params.lean_timeout_s)
+        lean = LeanOut(status=lean_run.status, file="proof.lean", messages=lean_run.messages)  # type: ignore[arg-type]
+    clock.add("Lean", time.perf_counter() - started, lean.status, lean.messages[:300])
+    extra: dict[str, Any] = {}
+    if outcome is not None:
+        extra = {
+            "proposer": outcome.solver or outcome.sparsity, "sparsity": outcome.sparsity, "basis_size": outcome.basis_size,
+            "full_basis_size": outcome.full_basis_size, "block_sizes": outcome.block_sizes,
+            "sdp_margin": outcome.margin if math.isfinite(outcome.margin) else None,
+            "denominator": outcome.denominator, "facial_rounds": outcome.facial_rounds,
+            "gram_labels": outcome.gram_labels, "gram": outcome.gram,
+        }
+    result = Result(
+        **base, **extra, status="proved", certificate=CertificateOut.model_validate(certificate.to_json()),
+        certificate_latex=certificate.latex(), multiplier_latex=_multiplier_latex(certificate, problem.claim.polynomial),
+        checker=checks[0].detail, exact_check=checks[0], independent_check=checks[1], route=route, llm=llm,
+        lean=lean, lean_source=source, multiplier_power=certificate.multiplier_power,
+    )
+    result.stages, result.total_seconds = clock.stages, time.perf_counter() - clock.started
+    bar(1.0, "proved")
+    return result
+
+
+def _verify_given(problem: Problem, params: Params, base: dict[str, Any], clock: Clock, bar: MonotoneProgress) -> Result:
+    """A user-supplied certificate: both checks, then Lean; no refuter and no search."""
+    assert params.certificate is not None
+    cert_json = params.certificate.model_dump()
+    with time_budget(params.time_budget_s):
+        try:
+            checks = _check_json(problem, params, cert_json, clock, _stage(bar, "check"))
+        except OutOfTime:
+            checks = (CheckOut(status="failed", detail=f"stopped at the time budget of {params.time_budget_s:g} s"),
+                      CheckOut())
+    if not checks[0].status == checks[1].status == "passed":
+        reason = f"the given certificate was rejected (exact: {checks[0].detail}; independent: {checks[1].detail})"
+        result = Result(**base, status="not_proved", reason=reason, route="user certificate",
+                        exact_check=checks[0], independent_check=checks[1])
+        result.stages, result.total_seconds = clock.stages, time.perf_counter() - clock.started
+        bar(1.0, "not proved")
+        return result
+    certificate = _certificate_from_json(problem, cert_json)
+    return _proved(base, problem, params, certificate, None, "user certificate", "not requested", checks, clock, bar)
+
+
+def _certificate_from_json(problem: Problem, data: dict[str, Any]) -> Certificate:
+    """The typed certificate of a JSON form that already passed both checks (for the Lean export)."""
+    variables = problem.variables
+
+    def poly(text: str) -> Polynomial:
+        return parse_polynomial(text, variables=variables, field="certificate", limits=CERT_LIMITS)
+
+    def squares(items: list[dict[str, str]]) -> tuple[WeightedSquare, ...]:
+        return tuple(WeightedSquare(Fraction(item["coeff"]), poly(item["poly"])) for item in items)
+
+    margin = Fraction(data.get("margin") or "0")
+    multiplier = None if data.get("multiplier") is None else poly(data["multiplier"])
+    kind, power = "", 0
+    if multiplier is not None:
+        kind = known_multiplier(multiplier, problem.claim.polynomial, margin) or ""
+        power = multiplier.degree() // 2
+    return Certificate(
+        squares=squares(data.get("squares", [])), multiplier=multiplier, multiplier_kind=kind, multiplier_power=power,
+        margin=margin,
+        products=tuple(ProductTerm(tuple(t["hypotheses"]), squares(t["squares"])) for t in data.get("products", [])),
+        equalities=tuple(EqualityTerm(t["hypothesis"], poly(t["poly"])) for t in data.get("equalities", [])),
+    )
+
+
+def _multiplier_latex(certificate: Certificate, poly: Polynomial) -> str:
     if certificate.multiplier is None:
         return ""
+    if certificate.multiplier_kind not in ("affine", "homogeneous"):
+        return certificate.multiplier.latex()
     names = " + ".join(f"{Polynomial.variable(poly.variables, v).latex()}^{{2}}" for v in poly.variables)
     inner = names if certificate.multiplier_kind == "homogeneous" else f"1 + {names}"
     power = certificate.multiplier_power
     return f"\\left({inner}\\right)" + ("" if power == 1 else f"^{{{power}}}")
-

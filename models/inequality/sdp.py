@@ -15,7 +15,7 @@ import numpy as np
 
 from .gram import GramSystem
 
-__all__ = ["SdpSolution", "solve_gram_sdp", "solve_gram_sdp_fast"]
+__all__ = ["SdpSolution", "solve_gram_sdp", "solve_gram_sdp_fast", "solve_max_margin"]
 
 
 @dataclass
@@ -82,3 +82,34 @@ def solve_gram_sdp(system: GramSystem, solver: str = "clarabel") -> SdpSolution:
         if solution is not None:
             return solution
     return SdpSolution([], -np.inf, "none", "solver failure")
+
+
+def solve_max_margin(system: GramSystem, cap: float = 1e6) -> float | None:
+    """The largest t with target - t = sum_b g_b q_b^T Q_b q_b, Q_b PSD (the SDP's lower bound on p over
+    the domain, in the target's own scale), or None when the SDP fails; capped at `cap` times the scale."""
+    zero = (0,) * len(system.target.variables)
+    if zero not in system.rows or not system.blocks:
+        return None
+    scale = max(float(abs(c)) for c in system.rhs) or 1.0
+    matrix, rhs, _offsets = system.float_system(scale)
+    variables = [cp.Variable((b.size, b.size), symmetric=True) for b in system.blocks]
+    t = cp.Variable()
+    stacked = cp.hstack([cp.vec(v, order="F") for v in variables]) if len(variables) > 1 else cp.vec(
+        variables[0], order="F"
+    )
+    unit = np.zeros(len(system.rows))
+    unit[system.rows.index(zero)] = 1.0
+    constraints = [matrix @ stacked + t * unit == rhs, t <= cap] + [v >> 0 for v in variables]
+    problem = cp.Problem(cp.Maximize(t), constraints)
+    for solver in (cp.CLARABEL, cp.SCS):
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                problem.solve(solver=solver)
+        except cp.error.SolverError:
+            continue
+        if problem.status in (cp.OPTIMAL, cp.OPTIMAL_INACCURATE) and t.value is not None:
+            return float(t.value) * scale
+        if problem.status in (cp.INFEASIBLE, cp.INFEASIBLE_INACCURATE):
+            return None
+    return None

@@ -16,15 +16,26 @@ from fractions import Fraction
 import numpy as np
 
 from .basis import diagonal_prune, newton_basis
+from .budget import check_time
 from .certificate import WeightedSquare, squares_from_ldl
 from .exact import Matrix, ldl_psd, project, round_matrix
 from .facial import rational_kernel, reduce_basis
+from .fastpath import DSOS_MAX_BASIS, dsos_solution
 from .gram import GramSystem, build_system
 from .polynomial import Polynomial
 from .sdp import SdpSolution, solve_gram_sdp, solve_gram_sdp_fast
 from .sparsity import correlative_blocks, term_sparsity_blocks
 
-__all__ = ["GramTooLarge", "SosOptions", "SosOutcome", "block_strategies", "find_sos", "refine"]
+__all__ = [
+    "GramTooLarge",
+    "SosOptions",
+    "SosOutcome",
+    "block_strategies",
+    "find_sos",
+    "refine",
+    "refine_solution",
+    "solve_system",
+]
 
 
 class GramTooLarge(Exception):
@@ -40,6 +51,7 @@ class SosOptions:
     max_bits: int = 48
     max_gram: int = 91
     solver: str = "clarabel"
+    dsos: bool = True  # a DSOS linear program first (Ahmadi-Majumdar); the SDP only when it fails
 
 
 @dataclass
@@ -48,6 +60,8 @@ class SosOutcome:
 
     squares: list[WeightedSquare] | None
     reason: str = ""
+    # (label, squares) per Gram block of the final system: ("sos",), ("product", (i, ...)), ("eq", j, +1 | -1)
+    block_squares: list[tuple[tuple[object, ...], list[WeightedSquare]]] = field(default_factory=list)
     basis_size: int = 0
     full_basis_size: int = 0
     block_sizes: list[int] = field(default_factory=list)
@@ -116,6 +130,7 @@ def refine(
     scale = max(float(abs(c)) for c in system.rhs) or 1.0
     size = max(b.size for b in system.blocks)
     for denominator, snap in _denominators(size, solution.margin, scale, max_bits, snaps_only):
+        check_time()
         rounded = [round_matrix(g, denominator, snap) for g in solution.grams]
         projected = project(system, rounded)
         if projected is None:
@@ -131,9 +146,11 @@ def refine(
     return None
 
 
-def _facial_step(system: GramSystem, solution: SdpSolution) -> list[list[Polynomial]] | None:
-    """Bases of the reduced face, or None when no block has a rational numerical kernel."""
+def _facial_step(system: GramSystem, solution: SdpSolution) -> GramSystem | None:
+    """The system over the reduced face, or None when no block has a rational numerical kernel."""
     new_bases: list[list[Polynomial]] = []
+    weights: list[Polynomial | None] = []
+    labels: list[tuple[object, ...]] = []
     changed = False
     for block, gram in zip(system.blocks, solution.grams, strict=True):
         kernel = None
@@ -144,15 +161,29 @@ def _facial_step(system: GramSystem, solution: SdpSolution) -> list[list[Polynom
                     break
             if kernel is not None:
                 break
-        if kernel is None:
-            new_bases.append(block.basis)
-            continue
-        rows, pivots = kernel
-        reduced = reduce_basis(block.basis, rows, pivots)
-        changed = True
-        if reduced:
-            new_bases.append(reduced)
-    return new_bases if changed else None
+        basis = block.basis
+        if kernel is not None:
+            rows, pivots = kernel
+            basis = reduce_basis(block.basis, rows, pivots)
+            changed = True
+        if basis:
+            new_bases.append(basis)
+            weights.append(block.weight)
+            labels.append(block.label)
+    if not changed or not new_bases:
+        return None
+    return build_system(system.target, new_bases, weights, labels)
+
+
+def _squares(system: GramSystem, factors: Sequence[Sequence[tuple[Fraction, Sequence[Fraction]]]], outcome: SosOutcome) -> None:
+    """Read the squares of every block off its LDL^T factors into `outcome`."""
+    squares: list[WeightedSquare] = []
+    outcome.block_squares = []
+    for block, block_factors in zip(system.blocks, factors, strict=True):
+        found = squares_from_ldl(block_factors, block.basis)
+        outcome.block_squares.append((block.label, found))
+        squares.extend(found)
+    outcome.squares = squares
 
 
 def _dense_gram(system: GramSystem, grams: Sequence[Matrix]) -> tuple[list[str], list[list[float]]]:
@@ -191,10 +222,8 @@ def _fast_attempt(
     if refined is None:
         return None, None
     factors, grams, denominator = refined
-    squares: list[WeightedSquare] = []
-    for block, block_factors in zip(system.blocks, factors, strict=True):
-        squares.extend(squares_from_ldl(block_factors, block.basis))
-    outcome.squares, outcome.denominator, outcome.margin, outcome.solver = squares, denominator, fast.margin, fast.solver
+    _squares(system, factors, outcome)
+    outcome.denominator, outcome.margin, outcome.solver = denominator, fast.margin, fast.solver
     outcome.gram_labels, outcome.gram = _dense_gram(system, grams)
     return outcome, None
 
@@ -205,7 +234,8 @@ def find_sos(
     check_cancel: Callable[[], None] | None = None,
     initial: Callable[[GramSystem], SdpSolution | None] | None = None,
 ) -> SosOutcome:
-    """An exact SOS decomposition of `target`, or the reason none was found."""
+    """An exact SOS decomposition of `target`, or the reason none was found. Every block size is
+    checked against `max_gram` before its system is built (building is the memory-hungry step)."""
     if target.is_zero():
         return SosOutcome(squares=[], reason="zero polynomial")
     strategies, raw = block_strategies(target, options.sparsity)
@@ -215,11 +245,14 @@ def find_sos(
     if not dense:
         outcome.reason = "the Newton polytope leaves no basis monomial (p is not a sum of squares)"
         return outcome
-    if outcome.basis_size > options.max_gram and len(strategies) == 1:
+    if all(max(len(b) for b in bases) > options.max_gram for _, bases in strategies):
         raise GramTooLarge(f"Gram matrix of size {outcome.basis_size} is above the maximum of {options.max_gram}")
+    if options.dsos:
+        found = _dsos_attempt(target, strategies, options, outcome, check_cancel)
+        if found is not None:
+            return found
     solution = SdpSolution([], float("-inf"), "none", "not run")
-    shortcut: SosOutcome | None = None
-    system = build_system(target, dense)
+    system: GramSystem | None = None
     for name, bases in strategies:
         sizes = [len(b) for b in bases]
         if max(sizes) > options.max_gram:
@@ -240,9 +273,58 @@ def find_sos(
         outcome.seconds_sdp += time.perf_counter() - started
         if solution.feasible:
             break
-    else:
-        if all(max(len(b) for b in bases) > options.max_gram for _, bases in strategies):
-            raise GramTooLarge(f"Gram matrix of size {outcome.basis_size} is above the maximum of {options.max_gram}")
+    assert system is not None
+    return refine_solution(system, solution, options, outcome, check_cancel)
+
+
+def _dsos_attempt(
+    target: Polynomial,
+    strategies: list[tuple[str, list[list[Polynomial]]]],
+    options: SosOptions,
+    outcome: SosOutcome,
+    check_cancel: Callable[[], None] | None,
+) -> SosOutcome | None:
+    """The LP first pass on the smallest split that fits: exact squares when p is strictly DSOS there."""
+    for name, bases in strategies:
+        sizes = [len(b) for b in bases]
+        if max(sizes) > min(options.max_gram, DSOS_MAX_BASIS):
+            continue
+        started = time.perf_counter()
+        system = build_system(target, bases)
+        solution = dsos_solution(system)
+        outcome.seconds_sdp += time.perf_counter() - started
+        if solution is None or solution.margin <= 1e-7:
+            return None
+        attempt = SosOutcome(squares=None, full_basis_size=outcome.full_basis_size, basis_size=outcome.basis_size,
+                             block_sizes=sizes, sparsity=name, seconds_sdp=outcome.seconds_sdp)
+        found = refine_solution(system, solution, options, attempt, check_cancel)
+        return found if found.squares is not None else None
+    return None
+
+
+def solve_system(
+    system: GramSystem, options: SosOptions, check_cancel: Callable[[], None] | None = None
+) -> SosOutcome:
+    """SDP + exact refinement of an already built (possibly weighted) Gram system."""
+    outcome = SosOutcome(squares=None, basis_size=sum(b.size for b in system.blocks))
+    outcome.full_basis_size = outcome.basis_size
+    outcome.block_sizes, outcome.sparsity = [b.size for b in system.blocks], "weighted"
+    if check_cancel is not None:
+        check_cancel()
+    started = time.perf_counter()
+    solution = solve_gram_sdp(system, options.solver)
+    outcome.seconds_sdp += time.perf_counter() - started
+    return refine_solution(system, solution, options, outcome, check_cancel)
+
+
+def refine_solution(
+    system: GramSystem,
+    solution: SdpSolution,
+    options: SosOptions,
+    outcome: SosOutcome,
+    check_cancel: Callable[[], None] | None = None,
+) -> SosOutcome:
+    """Round + project + LDL^T from a numerical solution, with facial reduction on a singular one."""
     outcome.margin, outcome.solver = solution.margin, solution.solver
     if not solution.feasible:
         outcome.reason = f"the SDP has no PSD Gram matrix (margin {solution.margin:.2e}, {solution.status})"
@@ -261,15 +343,13 @@ def find_sos(
         outcome.seconds_exact += time.perf_counter() - started
         if refined is not None:
             factors, grams, denominator = refined
-            squares: list[WeightedSquare] = []
-            for block, block_factors in zip(system.blocks, factors, strict=True):
-                squares.extend(squares_from_ldl(block_factors, block.basis))
-            outcome.squares, outcome.denominator, outcome.facial_rounds = squares, denominator, round_index
+            _squares(system, factors, outcome)
+            outcome.denominator, outcome.facial_rounds = denominator, round_index
             outcome.gram_labels, outcome.gram = _dense_gram(system, grams)
             return outcome
         if reduced is None:
             break
-        system = build_system(target, reduced)
+        system = reduced
         started = time.perf_counter()
         solution = solve_gram_sdp(system, options.solver)
         outcome.seconds_sdp += time.perf_counter() - started

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .budget import check_time
 from .polynomial import Monomial, Polynomial
 
 __all__ = ["correlative_blocks", "term_sparsity_blocks"]
@@ -81,6 +82,7 @@ def term_sparsity_blocks(basis: Sequence[Monomial], support: set[Monomial]) -> l
     while True:
         parent = list(range(n))
         for i in range(n):
+            check_time()
             for j in range(i + 1, n):
                 if _add(basis[i], basis[j]) in known:
                     ri, rj = _find(parent, i), _find(parent, j)
@@ -92,6 +94,7 @@ def term_sparsity_blocks(basis: Sequence[Monomial], support: set[Monomial]) -> l
             groups.setdefault(label, []).append(i)
         grown = set(known)
         for members in groups.values():
+            check_time()
             for i in members:
                 for j in members:
                     grown.add(_add(basis[i], basis[j]))

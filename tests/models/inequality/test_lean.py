@@ -11,39 +11,80 @@ import pytest
 from models.common.contract import no_progress
 from models.inequality.lean_runner import run_lean
 from models.inequality.params import Params
+from models.inequality.result import Result
 from models.inequality.run import run
 
 GOLDEN = Path(__file__).parent / "golden"
 
 
-def _proved(problem: str, **extra: object) -> object:
-    result = run(Params(problem=problem, refute_starts=2, lean_check=False, **extra), no_progress)
-    assert result.status == "proved"
+def _proved(problem: str, hypotheses: list[str] | None = None, **extra: object) -> Result:
+    result = run(Params(problem=problem, hypotheses=hypotheses or [], refute_starts=2, lean_check=False, **extra),
+                 no_progress)
+    assert result.status == "proved", result.reason
     return result
 
 
-def test_lean_text_matches_golden_file() -> None:
-    result = _proved("x^2 + y^2 >= 2*x*y")
-    assert result.lean_source == (GOLDEN / "am_gm_two.lean").read_text(encoding="utf-8")
+# Golden cases built from given certificates (no solver involved, so the text is deterministic).
+GOLDEN_CASES = {
+    "am_gm_two.lean": ("x^2 + y^2 >= 2*x*y", [], {"squares": [{"coeff": "1", "poly": "x - y"}]}),
+    "am_gm_three_nonneg.lean": (
+        "x^3 + y^3 + z^3 >= 3*x*y*z",
+        ["x >= 0", "y >= 0", "z >= 0"],
+        {"products": [{"hypotheses": [i], "squares": [{"coeff": "1/2", "poly": "x - y"}, {"coeff": "1/2", "poly": "y - z"},
+                                                       {"coeff": "1/2", "poly": "z - x"}]} for i in range(3)]},
+    ),
+    "strict_margin.lean": ("x^2 + 1 > 0", [], {"margin": "1", "squares": [{"coeff": "1", "poly": "x"}]}),
+    "equality_lifted.lean": (
+        "a + b >= 2", ["a*b = 1", "a >= 0"],
+        {"products": [{"hypotheses": [1], "squares": [{"coeff": "1", "poly": "b - 1"}]}],
+         "equalities": [{"hypothesis": 0, "poly": "2 - b"}]},
+    ),
+    "zero_polynomial.lean": ("x - x >= 0", [], {}),
+    "motzkin_multiplier.lean": (
+        "x^4*y^2 + x^2*y^4 + 1 >= 3*x^2*y^2",
+        [],
+        {"multiplier": "x^2 + y^2 + 1",
+         "squares": [{"coeff": "3/4", "poly": "x^3*y + x*y^3 - 2*x*y"}, {"coeff": "1/4", "poly": "x^3*y - x*y^3"},
+                     {"coeff": "1", "poly": "x^2*y^2 - 1"}, {"coeff": "1", "poly": "x*y^2 - x"},
+                     {"coeff": "1", "poly": "x^2*y - y"}]},
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(GOLDEN_CASES))
+def test_lean_text_matches_golden_file(name: str) -> None:
+    problem, hypotheses, certificate = GOLDEN_CASES[name]
+    result = _proved(problem, hypotheses, certificate=certificate)
+    assert result.route == "user certificate"
+    assert result.lean_source == (GOLDEN / name).read_text(encoding="utf-8")
     assert result.artifacts()["proof.lean"].content.decode() == result.lean_source
 
 
-def test_lean_text_contains_no_user_text() -> None:
+def test_lean_text_keeps_user_names_and_no_user_text() -> None:
     problem = "alpha^2 + beta^2 >= 2*alpha*beta + 0"
-    result = _proved(problem)
-    source = result.lean_source
-    assert "alpha" not in source and "beta" not in source
-    assert problem not in source and "2*alpha" not in source
-    assert "theorem nspi_inequality (v1 v2 : ℝ)" in source
-    assert "#print axioms nspi_inequality" in source
-    assert "sorry" not in source
+    source = _proved(problem).lean_source or ""
+    assert "theorem nspi_inequality (alpha beta : ℝ) :" in source
+    assert problem not in source and "2*alpha" not in source  # printed from parsed data, not copied
+    assert "#print axioms nspi_inequality" in source and "sorry" not in source
+
+
+def test_names_that_are_not_lean_identifiers_are_renamed_with_a_comment() -> None:
+    source = _proved("fun^2 + at^2 >= 2*fun*at").lean_source or ""
+    assert "theorem nspi_inequality (v1 v2 : ℝ) :" in source and "renamed v1..v2" in source
+    assert "fun ^" not in source
+
+
+def test_hypotheses_become_lean_hypotheses() -> None:
+    source = _proved("x^3 + y^3 + z^3 >= 3*x*y*z", ["x >= 0", "y >= 0", "z >= 0"]).lean_source or ""
+    assert "(nspi_h1 : x ≥ (0 : ℝ)) (nspi_h2 : y ≥ (0 : ℝ)) (nspi_h3 : z ≥ (0 : ℝ))" in source
+    assert "mul_nonneg nspi_g1 (by positivity)" in source
 
 
 def test_multiplier_proofs_use_the_right_argument() -> None:
-    affine = _proved("x^4*y^2 + x^2*y^4 + 1 >= 3*x^2*y^2").lean_source
-    assert "(1 + v1 ^ 2 + v2 ^ 2) ^ 1 *" in affine and "mul_neg_of_pos_of_neg" in affine
-    form = _proved("x^4*y^2 + y^4*z^2 + z^4*x^2 >= 3*x^2*y^2*z^2").lean_source
-    assert "(v1 ^ 2 + v2 ^ 2 + v3 ^ 2) ^ 1 *" in form and "subst hv1 hv2 hv3" in form
+    affine = _proved("x^4*y^2 + x^2*y^4 + 1 >= 3*x^2*y^2").lean_source or ""
+    assert "(1 + x ^ 2 + y ^ 2) ^ 1 *" in affine and "mul_neg_of_pos_of_neg" in affine
+    form = _proved("x^4*y^2 + y^4*z^2 + z^4*x^2 >= 3*x^2*y^2*z^2").lean_source or ""
+    assert "(x ^ 2 + y ^ 2 + z ^ 2) ^ 1 *" in form and "subst nspi_x0 nspi_y0 nspi_z0" in form
 
 
 FAKE_LAKE = """#!/bin/sh

@@ -13,7 +13,7 @@ from models.inequality.basis import full_basis
 from models.inequality.checker import check_certificate
 from models.inequality.multipliers import multiplier
 from models.inequality.params import Params
-from models.inequality.parser import parse_inequality, parse_polynomial
+from models.inequality.parser import parse_inequality, parse_polynomial, parse_problem
 from models.inequality.polynomial import Polynomial, sum_polys
 from models.inequality.run import run
 from models.inequality.sos import SosOptions, find_sos
@@ -39,16 +39,16 @@ def _value(poly: Polynomial, point: dict[str, str]) -> Fraction:
 def test_true_inequalities_are_proved_and_checked(name: str) -> None:
     result = run(Params(problem=TRUE_CASES[name], **FAST), no_progress)
     assert result.status == "proved", result.reason
-    poly = parse_inequality(TRUE_CASES[name]).polynomial
     certificate = result.certificate.model_dump()
-    assert check_certificate(poly, certificate).ok
+    assert check_certificate(parse_problem(TRUE_CASES[name]), certificate).ok
+    assert result.independent_check.status == "passed"
     assert all(Fraction(s["coeff"]) > 0 for s in certificate["squares"])
 
 
 def test_tampered_certificate_fails_the_checker() -> None:
     problem = TRUE_CASES["Schur t=2"]
     result = run(Params(problem=problem, **FAST), no_progress)
-    poly = parse_inequality(problem).polynomial
+    poly = parse_problem(problem)
     certificate = result.certificate.model_dump()
     assert check_certificate(poly, certificate).ok
     tampered = {**certificate, "squares": [dict(s) for s in certificate["squares"]]}
@@ -78,7 +78,7 @@ def test_ten_variable_sos_quartic_is_proved_exactly() -> None:
     assert len(poly.variables) == 10 and poly.degree() == 4
     result = run(Params(problem=f"{poly.format()} >= 0", **FAST), no_progress)
     assert result.status == "proved", result.reason
-    assert check_certificate(poly, result.certificate.model_dump()).ok
+    assert check_certificate(parse_problem(f"{poly.format()} >= 0"), result.certificate.model_dump()).ok
 
 
 @pytest.mark.parametrize("problem", ["x^3 >= 0", "x^2 - 2*x*y >= 0", "x*y >= 0", "x^2 + y^2 >= 3*x*y",
@@ -94,12 +94,12 @@ def test_false_inequalities_are_refuted_exactly(problem: str) -> None:
 
 def test_motzkin_needs_a_multiplier() -> None:
     motzkin = parse_polynomial("x^4*y^2 + x^2*y^4 - 3*x^2*y^2 + 1")
-    plain = find_sos(motzkin, SosOptions())
+    plain = find_sos(motzkin, SosOptions(dsos=False))
     assert plain.squares is None  # not SOS at its own degree
     result = run(Params(problem="x^4*y^2 + x^2*y^4 + 1 >= 3*x^2*y^2", **FAST), no_progress)
     assert result.status == "proved"
     assert result.multiplier_power >= 1 and result.certificate.multiplier
-    assert check_certificate(motzkin, result.certificate.model_dump()).ok
+    assert check_certificate(parse_problem("x^4*y^2 + x^2*y^4 - 3*x^2*y^2 + 1 >= 0"), result.certificate.model_dump()).ok
 
 
 def test_multiplier_squares_expand_to_the_multiplier() -> None:
@@ -113,6 +113,8 @@ def test_multiplier_squares_expand_to_the_multiplier() -> None:
 def test_zero_and_constant_problems() -> None:
     assert run(Params(problem="x - x >= 0", **FAST), no_progress).status == "proved"
     assert run(Params(problem="3 >= 2", **FAST), no_progress).status == "proved"
+    assert run(Params(problem="3 > 2", **FAST), no_progress).status == "proved"
+    assert run(Params(problem="2 > 2", **FAST), no_progress).status == "refuted"
     assert run(Params(problem="2 >= 3", **FAST), no_progress).status == "refuted"
 
 
@@ -130,5 +132,27 @@ def test_fast_first_order_path_falls_back_to_the_interior_point_solver(monkeypat
     monkeypatch.setattr(sos_module, "solve_gram_sdp_fast", useless_fast)
     monkeypatch.setattr(sos_module, "FAST_BLOCK", 3)
     poly = parse_polynomial("x^4 + y^4 + z^4 + x^2*y^2 + 1 - x*y*z")
-    outcome = find_sos(poly, SosOptions(sparsity=False))
+    outcome = find_sos(poly, SosOptions(sparsity=False, dsos=False))
     assert calls and outcome.squares is not None and outcome.solver == "clarabel"
+
+
+def test_dsos_first_pass_gives_exact_squares_without_the_sdp(monkeypatch: pytest.MonkeyPatch) -> None:
+    import models.inequality.sos as sos_module
+
+    def no_sdp(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError("the SDP should not run")
+
+    monkeypatch.setattr(sos_module, "solve_gram_sdp", no_sdp)
+    poly = parse_polynomial("x^4 + y^4 + 1 - x*y")  # diagonally dominant Gram on its Newton basis
+    outcome = find_sos(poly, SosOptions())
+    assert outcome.squares is not None and outcome.solver == "dsos (LP)"
+    total = sum_polys((s.expand() for s in outcome.squares), poly.variables)
+    assert total == poly
+
+
+def test_termwise_fast_path_reads_the_terms() -> None:
+    from models.inequality.fastpath import termwise_squares
+
+    assert termwise_squares(parse_polynomial("3*x^4*y^2 + 1/2*z^2 + 7")) is not None
+    assert termwise_squares(parse_polynomial("x^4 - x^2")) is None
+    assert termwise_squares(parse_polynomial("x^3 + x^4")) is None

@@ -1,0 +1,105 @@
+"""Fast paths tried before any SDP: term-wise (diagonal) certificates and a DSOS linear program.
+
+1. Term-wise: p = sum c_a x^(2a) with every c_a > 0 (every monomial even, every coefficient positive)
+   is its own certificate, p = sum c_a (x^a)^2, found by reading the terms: no basis, no solver.
+2. DSOS (Ahmadi & Majumdar, "DSOS and SDSOS optimization", SIAM J. Appl. Algebra Geom. 2019):
+   look for a Gram matrix that is diagonally dominant, Q_ii >= sum_j |Q_ij|, with a linear program
+   (HiGHS) instead of an SDP. The LP has O(m^2) variables for a basis of size m but no m x m
+   semidefinite constraint, so it scales to many more variables; its solution is rounded, projected
+   and factored exactly like an SDP's, so it proves nothing the exact checker does not accept.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.optimize import linprog
+
+from .budget import check_time
+from .certificate import WeightedSquare
+from .gram import GramSystem
+from .polynomial import Polynomial
+from .sdp import SdpSolution
+
+__all__ = ["DSOS_MAX_BASIS", "dsos_solution", "termwise_squares"]
+
+DSOS_MAX_BASIS = 300  # the LP has about m^2 columns: 300 -> 90k, a fraction of a second for HiGHS
+
+
+def termwise_squares(poly: Polynomial) -> list[WeightedSquare] | None:
+    """p = sum c (x^(a))^2 when every term is an even monomial with a positive coefficient."""
+    squares = []
+    for mono, coeff in poly.sorted_terms():
+        if coeff <= 0 or any(e % 2 for e in mono):
+            return None
+        squares.append(WeightedSquare(coeff, Polynomial.monomial(poly.variables, tuple(e // 2 for e in mono))))
+    return squares
+
+
+def dsos_solution(system: GramSystem) -> SdpSolution | None:
+    """A diagonally dominant Gram matrix (one per block) maximising the dominance slack t <= 1, or None
+    when the LP is infeasible (p is not DSOS on this basis) or too large."""
+    if not system.consistent_support or not system.blocks or any(b.size > DSOS_MAX_BASIS for b in system.blocks):
+        return None
+    check_time()
+    scale = max(float(abs(c)) for c in system.rhs) or 1.0
+    # columns: Q entries (i <= j) of every block, then u_ij >= |Q_ij| for i < j, then t
+    entry_index: list[tuple[int, int, int]] = []
+    for b, block in enumerate(system.blocks):
+        for i, j, _coefs in block.entries:
+            entry_index.append((b, i, j))
+    n_q = len(entry_index)
+    off = [k for k, (_b, i, j) in enumerate(entry_index) if i != j]
+    u_of = {k: n_q + n for n, k in enumerate(off)}
+    n_vars = n_q + len(off) + 1
+    t_col = n_vars - 1
+    eq_rows, eq_cols, eq_vals = [], [], []
+    k = 0
+    for block in system.blocks:
+        for i, j, coefs in block.entries:
+            factor = 1.0 if i == j else 2.0
+            for row, coef in coefs.items():
+                eq_rows.append(row)
+                eq_cols.append(k)
+                eq_vals.append(float(coef) * factor)
+            k += 1
+    a_eq = sp.csr_matrix((eq_vals, (eq_rows, eq_cols)), shape=(len(system.rows), n_vars))
+    b_eq = np.array([float(v) for v in system.rhs]) / scale
+    ub_rows, ub_cols, ub_vals = [], [], []
+    n_ub = 0
+    diagonal_of: dict[tuple[int, int], int] = {}
+    for k, (b, i, j) in enumerate(entry_index):
+        if i == j:
+            diagonal_of[(b, i)] = k
+    dominance: dict[tuple[int, int], list[int]] = {key: [] for key in diagonal_of}
+    for k in off:
+        b, i, j = entry_index[k]
+        dominance[(b, i)].append(u_of[k])
+        dominance[(b, j)].append(u_of[k])
+        for sign in (1.0, -1.0):  # sign * Q_ij - u_ij <= 0
+            ub_rows += [n_ub, n_ub]
+            ub_cols += [k, u_of[k]]
+            ub_vals += [sign, -1.0]
+            n_ub += 1
+    for key, k in diagonal_of.items():  # t + sum u - Q_ii <= 0
+        ub_rows += [n_ub, n_ub]
+        ub_cols += [k, t_col]
+        ub_vals += [-1.0, 1.0]
+        for u in dominance[key]:
+            ub_rows.append(n_ub)
+            ub_cols.append(u)
+            ub_vals.append(1.0)
+        n_ub += 1
+    a_ub = sp.csr_matrix((ub_vals, (ub_rows, ub_cols)), shape=(n_ub, n_vars))
+    cost = np.zeros(n_vars)
+    cost[t_col] = -1.0
+    bounds = [(None, None)] * n_q + [(0, None)] * len(off) + [(None, 1.0)]
+    check_time()
+    res = linprog(cost, A_ub=a_ub, b_ub=np.zeros(n_ub), A_eq=a_eq, b_eq=b_eq, bounds=bounds, method="highs")
+    if res.status != 0 or res.x is None or res.x[t_col] < -1e-9:
+        return None
+    grams = [np.zeros((b.size, b.size)) for b in system.blocks]
+    for k, (b, i, j) in enumerate(entry_index):
+        grams[b][i, j] = grams[b][j, i] = res.x[k] * scale
+    margin = float(res.x[t_col])
+    return SdpSolution(grams, margin, "dsos (LP)", "optimal")
