@@ -1,15 +1,18 @@
-"""TN-SHAP-G against shapiq's KernelSHAP and permutation sampling on the trained logP GNN.
+"""TN-SHAP-G against shapiq's estimators and the exact receptive-field computation, 10 to 60 atoms.
 
-Part 1, accuracy: for molecules of 10, 14 and 16 heavy atoms, the relative L2 error of the Shapley
-values against exact brute force (all 2^n coalitions) at budgets 50 / 150 / 500, median over seeds;
-the baselines get the same number of model queries. Ratio = KernelSHAP error / TN-SHAP-G error.
-Also the pairwise SII error of TN-SHAP-G vs KernelSHAPIQ at the same budget.
+Part 1, accuracy on the shipped local GNN (baseline masking): molecules of 10 to 60 heavy atoms, exact
+reference by brute force (n <= 16) or from the 2-hop receptive fields (beyond). For each budget, the
+median over seeds of the relative L2 error of the Shapley values (TN-SHAP-G, its warm start alone,
+KernelSHAP, permutation sampling) and of the pairwise SII (TN-SHAP-G, warm start, KernelSHAPIQ); then
+the budget each estimator needs for 5 % Shapley / 15 % SII error against n, beside the number of
+coalitions the exact receptive-field (GraphSHAP-IQ-style) computation needs.
 
-Part 2, wall time: molecules of 30 and 60 heavy atoms, 500 queries, bond dimension 3 and 4: the
-whole TN-SHAP-G estimate (queries + fit + all n Shapley and n^2 pair indices) beside KernelSHAP
-(first order only) at the same budget; ratio = TN-SHAP-G time / KernelSHAP time.
+Part 2, the global-readout GNN (no receptive-field bound): TN-SHAP-G vs KernelSHAP at equal budget,
+against brute force (n <= 16).
 
-    python benchmarks/bench_shapley.py [--quick]
+Part 3, speed of the exact reference: receptive fields vs brute force over all 2^n coalitions (ratio).
+
+    python benchmarks/bench_shapley.py [--quick] [--out DIR]    (figures as HTML in DIR)
 """
 
 from __future__ import annotations
@@ -27,86 +30,175 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from models.shapley_graph.baselines import exact_game_indices, shapiq_estimates  # noqa: E402
 from models.shapley_graph.estimator import tn_shap_g  # noqa: E402
-from models.shapley_graph.molecules import load_molecule_list, parse_molecule  # noqa: E402
+from models.shapley_graph.molecules import Molecule, load_molecule_list, parse_molecule  # noqa: E402
 from models.shapley_graph.oracles import build_game  # noqa: E402
+from models.shapley_graph.reference import exact_reference  # noqa: E402
 from models.shapley_graph.run import relative_l2  # noqa: E402
 from models.shapley_graph.tensor_network import NetworkLayout  # noqa: E402
 
-ACCURACY_MOLECULES = ("salicylic acid", "caffeine", "ketamine")  # 10, 14, 16 heavy atoms
-TIMING_MOLECULES = ("losartan", "vincristine")  # 30, 60 heavy atoms
-BUDGETS = (50, 150, 500)
+SIZES = ("salicylic acid", "caffeine", "ketamine", "diazepam", "losartan", "atorvastatin", "vincristine")
+BUDGETS = (250, 500, 1000, 2000)
+SHAPLEY_TARGET, SII_TARGET = 0.05, 0.15
+COLUMNS = ("TN-SHAP-G", "warm start", "KernelSHAP", "PermutationSV", "TN-SHAP-G SII", "warm start SII",
+           "KernelSHAPIQ SII")
 
 
-def smiles_of(name: str) -> str:
-    return next(s for n, s, _c, _h in load_molecule_list() if n == name)
+def listed(name: str) -> Molecule:
+    return parse_molecule(next(s for n, s, _c, _h in load_molecule_list() if n == name), name)
 
 
-def accuracy(seeds: int, chi: int) -> None:
-    print(f"\nShapley relative L2 error vs exact (median of {seeds} seeds), GNN oracle, baseline zeros, chi = {chi}")
-    header = (f"{'molecule':<16}{'n':>4}{'budget':>8}{'TN-SHAP-G':>11}{'KernelSHAP':>12}{'PermSV':>9}"
-              f"{'KS/TN':>7}{'SII TN':>9}{'SII KSIQ':>10}")
+def errors_at(molecule: Molecule, truth: object, budget: int, seed: int, chi: int) -> dict[str, float]:
+    """One seed: every estimator's relative L2 error at one budget."""
+    layout = NetworkLayout(molecule.n_atoms, molecule.bonds)
+    est = tn_shap_g(build_game(molecule, "gnn", "baseline"), layout, budget, chi, seed)
+    ks, ps, ksiq = shapiq_estimates(build_game(molecule, "gnn", "baseline"), budget, seed)
+    phi, sii = truth.shapley, truth.sii  # type: ignore[attr-defined]
+    return {
+        "TN-SHAP-G": relative_l2(est.indices.shapley, phi), "warm start": relative_l2(est.warm_start.shapley, phi),
+        "KernelSHAP": relative_l2(ks.shapley, phi), "PermutationSV": relative_l2(ps.shapley, phi),  # type: ignore[arg-type]
+        "TN-SHAP-G SII": relative_l2(est.indices.sii, sii), "warm start SII": relative_l2(est.warm_start.sii, sii),
+        "KernelSHAPIQ SII": relative_l2(ksiq.sii, sii),  # type: ignore[arg-type]
+    }
+
+
+def accuracy(names: tuple[str, ...], budgets: tuple[int, ...], seeds: int, chi: int) -> list[dict[str, object]]:
+    print(f"\nPart 1. Local GNN, baseline masking, chi = {chi}: relative L2 error (%), median of {seeds} seeds")
+    header = f"{'molecule':<15}{'n':>4}{'budget':>7}" + "".join(f"{c:>17}" for c in COLUMNS)
     print(header)
     print("-" * len(header))
-    for name in ACCURACY_MOLECULES:
-        molecule = parse_molecule(smiles_of(name), name)
-        n = molecule.n_atoms
-        truth, _ = exact_game_indices(build_game(molecule, "gnn", "zeros"))
-        layout = NetworkLayout(n, molecule.bonds)
-        for budget in BUDGETS:
-            errors: dict[str, list[float]] = {k: [] for k in ("tn", "ks", "ps", "tn_sii", "ksiq_sii")}
-            for seed in range(seeds):
-                est = tn_shap_g(build_game(molecule, "gnn", "zeros"), layout, budget, chi, seed)
-                errors["tn"].append(relative_l2(est.indices.shapley, truth.shapley))
-                errors["tn_sii"].append(relative_l2(est.indices.sii, truth.sii))
-                ks, ps, ksiq = shapiq_estimates(build_game(molecule, "gnn", "zeros"), budget, seed)
-                errors["ks"].append(relative_l2(ks.shapley, truth.shapley))  # type: ignore[arg-type]
-                errors["ps"].append(relative_l2(ps.shapley, truth.shapley))  # type: ignore[arg-type]
-                errors["ksiq_sii"].append(relative_l2(ksiq.sii, truth.sii))  # type: ignore[arg-type]
-            med = {k: float(np.median(v)) for k, v in errors.items()}
-            print(f"{name:<16}{n:>4}{budget:>8}{100 * med['tn']:>10.2f}%{100 * med['ks']:>11.2f}%"
-                  f"{100 * med['ps']:>8.2f}%{med['ks'] / med['tn']:>7.1f}{100 * med['tn_sii']:>8.1f}%"
-                  f"{100 * med['ksiq_sii']:>9.1f}%")
+    rows: list[dict[str, object]] = []
+    for name in names:
+        molecule = listed(name)
+        reference = exact_reference(molecule, "gnn", "baseline")
+        assert reference is not None
+        for budget in budgets:
+            runs = [errors_at(molecule, reference.indices, budget, seed, chi) for seed in range(seeds)]
+            median = {c: float(np.median([r[c] for r in runs])) for c in COLUMNS}
+            rows.append({"name": name, "n": molecule.n_atoms, "budget": budget, "exact": reference.method,
+                         "exact_coalitions": reference.coalitions, **median})
+            print(f"{name:<15}{molecule.n_atoms:>4}{budget:>7}" + "".join(f"{100 * median[c]:>16.2f}%" for c in COLUMNS),
+                  flush=True)
+    return rows
 
 
-def timing(repeats: int) -> None:
-    print(f"\nWall time, 500 queries, GNN oracle (best of {repeats}); KernelSHAP: first order only")
-    header = (f"{'molecule':<13}{'n':>4}{'chi':>5}{'TN total s':>12}{'fit s':>8}{'indices s':>11}"
-              f"{'R2 held-out':>13}{'KernelSHAP s':>14}{'TN/KS':>7}")
+def needed_budget(rows: list[dict[str, object]], column: str, target: float) -> int | None:
+    """The smallest budget of the grid at which the median error reaches the target (None: none did)."""
+    return next((int(r["budget"]) for r in rows if float(r[column]) <= target), None)  # type: ignore[call-overload, arg-type]
+
+
+NEEDED = (("TN-SHAP-G", SHAPLEY_TARGET), ("KernelSHAP", SHAPLEY_TARGET), ("PermutationSV", SHAPLEY_TARGET),
+          ("TN-SHAP-G SII", SII_TARGET), ("KernelSHAPIQ SII", SII_TARGET))
+
+
+def needed_budgets(rows: list[dict[str, object]], budgets: tuple[int, ...]) -> dict[str, dict[str, int | None]]:
+    print(f"\nBudget needed for {100 * SHAPLEY_TARGET:.0f}% Shapley / {100 * SII_TARGET:.0f}% SII error "
+          f"(smallest budget of {budgets} that reaches it; '>' = none did)")
+    header = (f"{'molecule':<15}{'n':>4}{'exact method':>17}{'exact coalitions':>18}{'TN phi':>9}{'KS phi':>9}"
+              f"{'PSV phi':>9}{'TN SII':>9}{'KSIQ SII':>10}")
     print(header)
     print("-" * len(header))
-    for name in TIMING_MOLECULES:
-        molecule = parse_molecule(smiles_of(name), name)
+    table: dict[str, dict[str, int | None]] = {}
+    for name in dict.fromkeys(str(r["name"]) for r in rows):
+        mine = [r for r in rows if r["name"] == name]
+        table[name] = {column: needed_budget(mine, column, target) for column, target in NEEDED}
+        cells = "".join(f"{(str(v) if v is not None else '>' + str(budgets[-1])):>{w}}"
+                        for v, w in zip(table[name].values(), (9, 9, 9, 9, 10), strict=True))
+        r0 = mine[0]
+        print(f"{name:<15}{r0['n']:>4}{r0['exact']:>17}{r0['exact_coalitions']:>18,}{cells}")
+    return table
+
+
+def global_readout(names: tuple[str, ...], budgets: tuple[int, ...], seeds: int, chi: int) -> None:
+    print(f"\nPart 2. Global-readout GNN (MLP after pooling), brute-force reference; median of {seeds} seeds")
+    header = f"{'molecule':<15}{'n':>4}{'masking':>9}{'budget':>7}{'TN-SHAP-G':>11}{'KernelSHAP':>12}{'KS/TN':>7}{'TN SII':>9}{'KSIQ SII':>10}"
+    print(header)
+    print("-" * len(header))
+    for name in names:
+        molecule = listed(name)
         layout = NetworkLayout(molecule.n_atoms, molecule.bonds)
-        shapiq_estimates(build_game(molecule, "gnn", "zeros"), 60, 0, pairs=False)  # import and warm up
-        import shapiq
-        for chi in (3, 4):
-            best = (np.inf, None)
-            for seed in range(repeats):
-                start = time.perf_counter()
-                est = tn_shap_g(build_game(molecule, "gnn", "zeros"), layout, 500, chi, seed)
-                elapsed = time.perf_counter() - start
-                if elapsed < best[0]:
-                    best = (elapsed, est)
-            ks_best = np.inf
-            for seed in range(repeats):
-                game = build_game(molecule, "gnn", "zeros")
-                start = time.perf_counter()
-                shapiq.KernelSHAP(n=molecule.n_atoms, random_state=seed).approximate(budget=500, game=game)
-                ks_best = min(ks_best, time.perf_counter() - start)
-            est = best[1]
-            assert est is not None
-            print(f"{name:<13}{molecule.n_atoms:>4}{chi:>5}{best[0]:>12.2f}{est.fit_seconds:>8.2f}"
-                  f"{est.index_seconds:>11.3f}{est.report.heldout_r2:>13.4f}{ks_best:>14.2f}"
-                  f"{best[0] / ks_best:>7.1f}")
+        for masking in ("baseline", "delete"):
+            truth, _ = exact_game_indices(build_game(molecule, "gnn_global", masking))
+            for budget in budgets:
+                tn, ks, tn_sii, ksiq = [], [], [], []
+                for seed in range(seeds):
+                    est = tn_shap_g(build_game(molecule, "gnn_global", masking), layout, budget, chi, seed)
+                    k, _p, q = shapiq_estimates(build_game(molecule, "gnn_global", masking), budget, seed)
+                    tn.append(relative_l2(est.indices.shapley, truth.shapley))
+                    tn_sii.append(relative_l2(est.indices.sii, truth.sii))
+                    ks.append(relative_l2(k.shapley, truth.shapley))  # type: ignore[arg-type]
+                    ksiq.append(relative_l2(q.sii, truth.sii))  # type: ignore[arg-type]
+                t, k_ = float(np.median(tn)), float(np.median(ks))
+                print(f"{name:<15}{molecule.n_atoms:>4}{masking:>9}{budget:>7}{100 * t:>10.2f}%{100 * k_:>11.2f}%"
+                      f"{k_ / t:>7.1f}{100 * np.median(tn_sii):>8.1f}%{100 * np.median(ksiq):>9.1f}%", flush=True)
+
+
+def exact_speed(names: tuple[str, ...], repeats: int) -> None:
+    from models.shapley_graph.receptive_field import receptive_field_indices
+
+    print(f"\nPart 3. Exact indices of the local GNN: receptive fields vs brute force over 2^n (best of {repeats})")
+    header = f"{'molecule':<15}{'n':>4}{'RF coalitions':>15}{'2^n':>9}{'RF s':>8}{'brute s':>9}{'ratio':>7}{'max diff':>10}"
+    print(header)
+    print("-" * len(header))
+    for name in names:
+        molecule = listed(name)
+        rf_s, bf_s = np.inf, np.inf
+        for _ in range(repeats):
+            start = time.perf_counter()
+            rf = receptive_field_indices(molecule, "baseline")
+            rf_s = min(rf_s, time.perf_counter() - start)
+            start = time.perf_counter()
+            bf, _ = exact_game_indices(build_game(molecule, "gnn", "baseline"))
+            bf_s = min(bf_s, time.perf_counter() - start)
+        diff = max(float(np.abs(rf.indices.shapley - bf.shapley).max()), float(np.abs(rf.indices.sii - bf.sii).max()))
+        print(f"{name:<15}{molecule.n_atoms:>4}{rf.coalitions:>15,}{2 ** molecule.n_atoms:>9,}{rf_s:>8.2f}{bf_s:>9.2f}"
+              f"{bf_s / rf_s:>7.1f}{diff:>10.1e}")
+
+
+def write_figures(rows: list[dict[str, object]], needed: dict[str, dict[str, int | None]],
+                  budgets: tuple[int, ...], out: Path) -> None:
+    """error_vs_n.html (error at the largest budget against n) and budget_vs_n.html (budget for the targets)."""
+    import plotly.graph_objects as go
+
+    out.mkdir(parents=True, exist_ok=True)
+    top = max(budgets)
+    at_top = [r for r in rows if r["budget"] == top]
+    fig = go.Figure()
+    for column in COLUMNS:
+        fig.add_trace(go.Scatter(x=[r["n"] for r in at_top], y=[100 * float(r[column]) for r in at_top],  # type: ignore[arg-type]
+                                 mode="lines+markers", name=column, line=dict(dash="dot" if "SII" in column else None)))
+    fig.update_layout(title=f"Relative L2 error against n at {top} queries (local GNN)", xaxis_title="heavy atoms n",
+                      yaxis_title="relative L2 error (%)", yaxis_type="log")
+    fig.write_html(out / "error_vs_n.html")
+    sizes = {str(r["name"]): r["n"] for r in rows}
+    coalitions = {str(r["name"]): r["exact_coalitions"] for r in rows}
+    fig = go.Figure()
+    for column, target in NEEDED:
+        names = [name for name in needed if needed[name][column] is not None]
+        fig.add_trace(go.Scatter(x=[sizes[name] for name in names], y=[needed[name][column] for name in names],
+                                 mode="lines+markers", name=f"{column} to {100 * target:.0f}%"))
+    fig.add_trace(go.Scatter(x=list(sizes.values()), y=list(coalitions.values()), mode="lines+markers",
+                             name="exact (receptive fields / 2^n)", line=dict(color="black", dash="dash")))
+    fig.update_layout(title="Queries needed against n (points missing: not reached within the grid)",
+                      xaxis_title="heavy atoms n", yaxis_title="model queries", yaxis_type="log")
+    fig.write_html(out / "budget_vs_n.html")
+    print(f"\nFigures written to {out}/error_vs_n.html and {out}/budget_vs_n.html")
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description="TN-SHAP-G vs shapiq on the logP GNN")
-    parser.add_argument("--quick", action="store_true", help="2 seeds and 1 timing repeat instead of 5 and 3")
+    parser = argparse.ArgumentParser(description="TN-SHAP-G vs shapiq and exact receptive fields")
+    parser.add_argument("--quick", action="store_true", help="3 seeds, fewer molecules and budgets")
+    parser.add_argument("--out", type=Path, default=Path("var/bench_shapley"))
+    parser.add_argument("--chi", type=int, default=4)
     args = parser.parse_args()
-    seeds, repeats = (2, 1) if args.quick else (5, 3)
-    accuracy(seeds, chi=4)
-    timing(repeats)
+    if args.quick:
+        names, budgets, seeds = ("caffeine", "losartan", "vincristine"), (500, 1000), 3
+    else:
+        names, budgets, seeds = SIZES, BUDGETS, 3
+    rows = accuracy(names, budgets, seeds, args.chi)
+    needed = needed_budgets(rows, budgets)
+    write_figures(rows, needed, budgets, args.out)
+    global_readout(("caffeine", "ketamine"), (250, 500), seeds, chi=3)
+    exact_speed(("caffeine", "ketamine"), repeats=2)
 
 
 if __name__ == "__main__":
