@@ -1,60 +1,117 @@
-"""Inequality prover page: type p >= q, get an exact counterexample or a checked SOS certificate + Lean proof."""
+"""Inequality prover page: a claim and its hypotheses in, an exact counterexample or a twice-checked
+certificate with its Lean proof out."""
 
 from __future__ import annotations
 
+import json
+import re
 from typing import Any
 
-import pandas as pd
 import streamlit as st
 
-from app.components import JobView, examples, method_page, show_figures, show_metrics
+from app.components import JobView, example_picker, mark, method_page, param_widget, show_figures, table
 
 NAME = "inequality"
-PROBLEM_KEY = "inequality_problem"
-EXAMPLE_KEY = "inequality_example"
-DEFAULT_PROBLEM = "x^2 + y^2 >= 2*x*y"
-CUSTOM = "(type your own)"
+CERTIFICATE_KEY = f"{NAME}._certificate_text"
+_NAME_PATTERN = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+GOOD = {"ok", "passed", "PSD", "counterexample", "accepted", "used", "repaired", "found", "exact"}
+NEUTRAL = {"skipped", "not_available", "not_run", "none found", "no", "ignored"}
 
 
-def _load_example() -> None:
-    choice = st.session_state.get(EXAMPLE_KEY)
-    problems = examples(NAME)
-    if choice in problems:
-        st.session_state[PROBLEM_KEY] = problems[choice]["problem"]
+def _load(params: dict[str, Any]) -> None:
+    """Fill the certificate box (drawn by this page) from an example or an earlier run."""
+    certificate = params.get("certificate")
+    st.session_state[CERTIFICATE_KEY] = json.dumps(certificate, indent=1) if certificate else ""
+
+
+def _input_error(message: str) -> None:
+    st.error(message, icon="⚠️")
+    st.session_state.setdefault("_kit_errors", []).append(message)
+
+
+def _variables(problem: str, hypotheses: list[str]) -> list[str]:
+    """The names typed so far, only to phrase the domain sentence (the server parses for real)."""
+    names = {m for text in [problem, *hypotheses] for m in _NAME_PATTERN.findall(text)}
+    return sorted(names)
+
+
+def _domain_sentence(problem: str, hypotheses: list[str]) -> str:
+    names = _variables(problem, hypotheses)
+    shown = ", ".join(names[:6]) + (", ..." if len(names) > 6 else "")
+    who = f"all real {shown}" if names else "all real values of the variables"
+    if hypotheses:
+        return f"The claim is proved **for {who} satisfying the hypotheses** (a counterexample must satisfy them too)."
+    return f"The claim is proved **for {who}** (no hypotheses: over all reals)."
+
+
+def _certificate_box() -> dict[str, Any] | None:
+    st.session_state.setdefault(CERTIFICATE_KEY, "")
+    text = st.text_area(
+        "Verify my certificate (optional, JSON)", key=CERTIFICATE_KEY, height=90,
+        help='The output format: {"multiplier": null, "margin": "0", "squares": [{"coeff": "1", "poly": "x - y"}], '
+             '"products": [{"hypotheses": [0], "squares": [...]}], "equalities": [{"hypothesis": 1, "poly": "..."}]}. '
+             "It is checked by both checks and exported to Lean, without any search. Leave empty to search.",
+    )
+    if not text.strip():
+        return None
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        _input_error(f"Certificate: not valid JSON (line {exc.lineno}, column {exc.colno})")
+        return None
+    if not isinstance(value, dict):
+        _input_error("Certificate: expected a JSON object")
+        return None
+    return value
 
 
 def controls() -> dict[str, Any]:
-    """Example picker, the inequality, and the search settings."""
-    problems = examples(NAME)
-    st.session_state.setdefault(PROBLEM_KEY, DEFAULT_PROBLEM)
-    st.selectbox("Example", [CUSTOM, *problems], key=EXAMPLE_KEY, on_change=_load_example,
-                 help="Loads a problem into the box below; edit it freely.")
-    problem = st.text_area(
-        "Inequality", key=PROBLEM_KEY, height=110,
-        help="`lhs >= rhs` or `lhs <= rhs` with + - * / ^, integers, decimals, fractions like 3/4 and "
-             "variable names (at most 12 variables, degree 12).",
-    )
+    """The claim, its hypotheses, the degree bound, an optional certificate, and the search settings."""
+    example_picker(NAME, on_load=_load)
+    problem = param_widget(NAME, "problem", label="Inequality (>=, <=, ≥, ≤; > and < are strict)", widget="text")
+    hypotheses = param_widget(NAME, "hypotheses", label="Hypotheses, one per line (e.g. x >= 0, x + y + z = 1)",
+                              widget="lines")
+    st.markdown(_domain_sentence(str(problem or ""), list(hypotheses or [])))
+    left, right = st.columns(2)
+    with left:
+        degree_bound = param_widget(NAME, "degree_bound", label="Degree bound 2d under hypotheses (0 = automatic)")
+    with right:
+        budget = param_widget(NAME, "time_budget_s", label="Time budget of the whole search (s)")
+    certificate = _certificate_box()
+    params: dict[str, Any] = {"problem": problem, "hypotheses": hypotheses, "degree_bound": int(degree_bound),
+                              "time_budget_s": float(budget)}
     with st.expander("Search settings"):
-        left, right = st.columns(2)
-        with left:
-            power = st.slider("Largest multiplier power k", 0, 3, 2,
-                              help="D = (1 + |x|^2)^k, or (|x|^2)^k for forms, when p itself is not SOS.")
-            starts = st.number_input("Refuter restarts", 0, 200, 16)
-            seed = st.number_input("Seed", 0, 2**31 - 1, 0)
-            max_bits = st.slider("Finest rounding grid (bits)", 8, 96, 48)
-            budget = st.slider("Search time budget (s)", 5, 240, 60,
-                               help="Past it the answer is 'not proved' with the reason, instead of a timed-out job.")
-        with right:
-            sparsity = st.checkbox("Use correlative / term sparsity", value=True)
-            facial = st.checkbox("Facial reduction for singular Gram matrices", value=True)
-            solver = st.selectbox("SDP solver", ["clarabel", "scs"])
-            use_llm = st.checkbox("Ask the LLM proposer first (if the server has one)", value=False)
-            lean_check = st.checkbox("Check with Lean (if the server has it)", value=True)
-    return {
-        "problem": problem, "max_multiplier_power": int(power), "refute_starts": int(starts), "seed": int(seed),
-        "max_bits": int(max_bits), "sparsity": sparsity, "facial_reduction": facial, "solver": solver,
-        "use_llm": use_llm, "lean_check": lean_check, "time_budget_s": float(budget),
-    }
+        a, b = st.columns(2)
+        with a:
+            params["max_multiplier_power"] = int(param_widget(NAME, "max_multiplier_power",
+                                                              label="Largest multiplier power k"))
+            params["refute_starts"] = int(param_widget(NAME, "refute_starts", label="Refuter restarts"))
+            params["seed"] = int(param_widget(NAME, "seed", label="Seed", widget="number"))
+            params["max_bits"] = int(param_widget(NAME, "max_bits", label="Finest rounding grid (bits)"))
+            params["max_gram"] = int(param_widget(NAME, "max_gram", label="Largest Gram block"))
+        with b:
+            params["fast_paths"] = param_widget(NAME, "fast_paths", label="Term-wise and DSOS (LP) fast paths first")
+            params["sparsity"] = param_widget(NAME, "sparsity", label="Correlative / term sparsity")
+            params["facial_reduction"] = param_widget(NAME, "facial_reduction", label="Facial reduction")
+            params["solver"] = param_widget(NAME, "solver", label="SDP solver")
+            params["use_llm"] = param_widget(NAME, "use_llm", label="LLM proposes the basis (if the server has one)")
+            params["lean_check"] = param_widget(NAME, "lean_check", label="Check with Lean (if the server has it)")
+    if certificate is not None:
+        params["certificate"] = certificate
+    return params
+
+
+def _claim(result: dict[str, Any]) -> None:
+    relation = "> 0" if result.get("strict") else r"\geq 0"
+    latex = result.get("polynomial_latex") or ""
+    if latex and len(latex) <= 3000:
+        st.latex(f"p = {latex} \\;{relation}")
+    hypotheses = result.get("hypotheses") or []
+    if hypotheses:
+        st.markdown("for all real " + ", ".join(f"`{v}`" for v in result.get("variables", [])) + " with "
+                    + "; ".join(f"`g{k + 1}`: `{h}`" for k, h in enumerate(hypotheses)))
+    else:
+        st.markdown("for all real " + (", ".join(f"`{v}`" for v in result.get("variables", [])) or "values") + ".")
 
 
 def _pipeline(result: dict[str, Any]) -> None:
@@ -62,40 +119,55 @@ def _pipeline(result: dict[str, Any]) -> None:
     if not stages:
         return
     st.subheader("Pipeline")
-    good = {"ok", "passed", "PSD", "counterexample", "accepted", "exact", "refined"}
-    table = pd.DataFrame({
-        "Step": [s["name"] for s in stages],
-        "": ["✅" if s["status"] in good else ("➖" if s["status"] in {"skipped", "not_available", "not_run",
-                                                                        "none found"} else "❌") for s in stages],
-        "Outcome": [s["status"] for s in stages],
-        "Time (s)": [round(float(s["seconds"]), 3) for s in stages],
-        "Detail": [s.get("detail", "") for s in stages],
-    })
-    st.dataframe(table, hide_index=True, width="stretch")
+    table([{"step": s["name"], "": "✅" if s["status"] in GOOD else ("➖" if s["status"] in NEUTRAL else "❌"),
+            "outcome": s["status"], "time (s)": round(float(s["seconds"]), 3), "detail": s.get("detail", "")}
+           for s in stages])
+    if result.get("llm") and result["llm"] != "not requested":
+        st.caption(f"LLM proposal: {result['llm']}")
+
+
+def _checks(result: dict[str, Any]) -> None:
+    st.subheader("The two checks")
+    rows = []
+    for label, key in (("exact checker (rational expansion)", "exact_check"),
+                       ("independent evaluation (Python ast, random rational points)", "independent_check")):
+        check = result.get(key) or {}
+        status = check.get("status", "not_run")
+        rows.append({"check": label, "passed": mark(status == "passed") if status != "not_run" else "not run",
+                     "detail": check.get("detail", "")})
+    table(rows, caption="'Proved' needs both: they share no code (the second reads your original text).")
+
+
+def _squares_rows(squares: list[dict[str, str]], part: str) -> list[dict[str, str]]:
+    return [{"part": part, "coefficient": s["coeff"], "polynomial (squared)": s["poly"]} for s in squares]
 
 
 def _certificate(result: dict[str, Any]) -> None:
     certificate = result.get("certificate") or {}
-    squares = certificate.get("squares") or []
     st.subheader("Certificate")
-    lhs = "p" if not result.get("multiplier_latex") else f"{result['multiplier_latex']} \\cdot p"
-    st.markdown(f"{len(squares)} weighted square(s); every coefficient is an exact rational and the identity "
-                f"was expanded and compared term by term by the exact checker: *{result.get('checker', '')}*.")
+    margin = certificate.get("margin", "0")
+    lhs = "p" if margin == "0" else f"(p - {margin})"
+    if result.get("multiplier_latex"):
+        lhs = f"{result['multiplier_latex']} \\cdot {lhs}"
     latex = result.get("certificate_latex") or "0"
-    if len(latex) <= 3000:
-        st.latex(f"{lhs} = {latex}")
-    else:
-        st.latex(f"{lhs} = \\sum_{{i=1}}^{{{len(squares)}}} c_i\\, s_i(x)^2")
-        with st.expander("All squares (LaTeX source is long)"):
-            st.code(latex, language="latex")
-    if squares:
-        table = pd.DataFrame({"coefficient c_i": [s["coeff"] for s in squares], "s_i": [s["poly"] for s in squares]})
-        st.dataframe(table, hide_index=True, width="stretch")
+    shown = latex if len(latex) <= 3000 else r"\text{(long: see the table)}"
+    st.latex(f"{lhs} = {shown}")
+    if result.get("strict"):
+        st.markdown(f"Strict claim: proved as p - {margin} >= 0 with the margin **{margin} > 0**.")
+    rows = _squares_rows(certificate.get("squares") or [], "s_0")
+    for term in certificate.get("products") or []:
+        part = " * ".join(f"g{i + 1}" for i in term["hypotheses"])
+        rows += _squares_rows(term["squares"], part)
+    for term in certificate.get("equalities") or []:
+        rows.append({"part": f"h{term['hypothesis'] + 1} * lambda", "coefficient": "1",
+                     "polynomial (squared)": f"lambda = {term['poly']} (not squared)"})
+    if rows:
+        table(rows, caption="Every coefficient is an exact rational; g_i, h_j are the hypotheses as shown above.")
     lean = result.get("lean") or {}
     status = lean.get("status", "not_run")
     label = {"accepted": "✅ Lean accepted the proof", "rejected": "❌ Lean rejected the proof",
              "not_available": "➖ Lean is not installed on this server", "not_run": "➖ Lean check switched off"}
-    st.markdown(f"**Lean 4:** {label.get(status, status)} (`proof.lean` below).")
+    st.markdown(f"**Lean 4:** {label.get(status, status)} (`proof.lean` below, written for Mathlib v4.15.0).")
     if lean.get("messages") and status != "accepted":
         st.caption(lean["messages"][:2000])
     if result.get("lean_source"):
@@ -107,26 +179,21 @@ def _counterexample(result: dict[str, Any]) -> None:
     found = result.get("counterexample") or {}
     point = found.get("point") or {}
     st.subheader("Counterexample")
-    st.markdown(f"At this exact rational point **p = {found.get('value')} < 0**, so the inequality is false.")
+    where = "satisfies every hypothesis exactly and " if result.get("hypotheses") else ""
+    bound = "<= 0" if result.get("strict") else "< 0"
+    st.markdown(f"This exact rational point {where}gives **p = {found.get('value')} {bound}**, so the claim is false.")
     if point:
-        table = pd.DataFrame({"variable": list(point), "exact value": list(point.values())})
-        st.dataframe(table, hide_index=True, width="stretch")
+        table([{"variable": name, "exact value": value} for name, value in point.items()])
 
 
 def render(job: JobView) -> None:
-    """Verdict, p, the pipeline table, the certificate or counterexample, then the figures."""
+    """The claim as proved, the pipeline, both checks, the certificate or counterexample, then figures."""
     result = job.result
-    status = result.get("status")
-    if status == "proved":
-        st.success("Proved: the inequality holds for all real values of the variables.")
-    elif status == "refuted":
-        st.error("Refuted: the inequality is false.")
-    else:
-        st.warning(f"Not proved: {result.get('reason', '')}")
-    if result.get("polynomial_latex") and len(result["polynomial_latex"]) <= 3000:
-        st.markdown("The claim is moved to one side: prove")
-        st.latex(f"p = {result['polynomial_latex']} \\;\\geq\\; 0")
+    _claim(result)
     _pipeline(result)
+    if result.get("exact_check", {}).get("status", "not_run") != "not_run":
+        _checks(result)
+    status = result.get("status")
     if status == "proved":
         _certificate(result)
         show_figures(job, ["gram"])
@@ -136,7 +203,6 @@ def render(job: JobView) -> None:
     else:
         show_figures(job, ["gram"])
     show_figures(job, ["stages"])
-    show_metrics(job)
 
 
 method_page(NAME, controls=controls, render=render, form=False)

@@ -1,49 +1,88 @@
-"""AppTest of the inequality page against the live backend: prove, refute, and load an example."""
+"""AppTest of the inequality page against the live backend: prove under hypotheses, refute in the domain,
+strict claims, a given certificate, examples and refused input."""
 
 from __future__ import annotations
 
+import json
+
 from streamlit.testing.v1 import AppTest
 
-from tests.app.pagetools import page_text
+from tests.app.pagetools import click_run, page_text
 from tests.conftest import page_file
 
+NAME = "inequality"
 
-def _run_with(at: AppTest, problem: str) -> AppTest:
-    at.text_area(key="inequality_problem").set_value(problem)
-    at.number_input[0].set_value(2)  # refuter restarts: keep the job small
+
+def _page() -> AppTest:
+    at = AppTest.from_file(page_file(NAME), default_timeout=180)
     at.run()
-    run_button = next(b for b in at.button if b.label == "Run")
-    run_button.click()
-    at.run()
+    assert not at.exception
     return at
 
 
-def test_page_proves_and_shows_the_certificate(live_backend: str) -> None:
-    at = AppTest.from_file(page_file("inequality"), default_timeout=180)
-    at.run()
-    assert not at.exception
-    _run_with(at, "x^2 + y^2 >= 2*x*y")
+def _set(at: AppTest, problem: str, hypotheses: str = "") -> AppTest:
+    at.text_input(key=f"{NAME}.problem").set_value(problem)
+    at.text_area(key=f"{NAME}.hypotheses").set_value(hypotheses)
+    at.slider(key=f"{NAME}.refute_starts").set_value(2)
+    at.checkbox(key=f"{NAME}.lean_check").set_value(False)
+    return at.run()
+
+
+def _frames(at: AppTest, column: str) -> list:
+    return [df.value for df in at.dataframe if column in df.value.columns]
+
+
+def test_page_proves_under_hypotheses_and_shows_both_checks(live_backend: str) -> None:
+    at = _set(_page(), "x^3 + y^3 + z^3 >= 3*x*y*z", "x >= 0\ny >= 0\nz >= 0")
+    assert "for all real x, y, z satisfying the hypotheses" in page_text(at)
+    at = click_run(at)
     assert not at.exception
     text = page_text(at)
-    assert "Proved" in text
-    assert any("x - y" in latex.value for latex in at.latex)
+    assert "Proved" in text and "under the hypotheses" in text
+    checks = _frames(at, "check")[0]
+    assert list(checks["passed"]) == ["✅", "✅"]
+    parts = set(_frames(at, "part")[0]["part"])
+    assert {"g1", "g2", "g3"} <= parts
     assert "Lean 4" in text
 
 
-def test_page_refutes_with_an_exact_point(live_backend: str) -> None:
-    at = AppTest.from_file(page_file("inequality"), default_timeout=180)
-    at.run()
-    _run_with(at, "x^2 + y^2 >= 3*x*y")
+def test_page_refutes_inside_the_domain(live_backend: str) -> None:
+    at = click_run(_set(_page(), "x*y >= 1/4", "x + y = 1"))
     assert not at.exception
     text = page_text(at)
-    assert "Refuted" in text and "Counterexample" in [h.value for h in at.subheader]
+    assert "Refuted" in text and "satisfies every hypothesis exactly" in text
+    assert "Counterexample" in [h.value for h in at.subheader]
 
 
-def test_example_picker_fills_the_box(live_backend: str) -> None:
-    at = AppTest.from_file(page_file("inequality"), default_timeout=180)
-    at.run()
-    label = next(o for o in at.selectbox(key="inequality_example").options if o.startswith("Motzkin"))
-    at.selectbox(key="inequality_example").set_value(label)
+def test_page_strict_claim_reports_its_margin(live_backend: str) -> None:
+    at = click_run(_set(_page(), "x^2 - x*y + y^2 + 1 > 0"))
+    assert not at.exception
+    text = page_text(at)
+    assert "Proved" in text and "with the margin" in text
+
+
+def test_page_checks_a_given_certificate(live_backend: str) -> None:
+    at = _set(_page(), "x^2 + y^2 >= 2*x*y")
+    at.text_area(key=f"{NAME}._certificate_text").set_value(json.dumps({"squares": [{"coeff": "1", "poly": "x - y"}]}))
+    at = click_run(at.run())
+    assert not at.exception
+    assert "Proved" in page_text(at)
+    steps = list(_frames(at, "step")[0]["step"])
+    assert "refute" not in steps and "verify (independent ast evaluation)" in steps
+
+
+def test_bad_certificate_json_is_refused_before_submission(live_backend: str) -> None:
+    at = _page()
+    at.text_area(key=f"{NAME}._certificate_text").set_value("{not json")
+    at = click_run(at.run())
+    assert "Certificate: not valid JSON" in " ".join(e.value for e in at.error)
+
+
+def test_example_picker_fills_problem_and_hypotheses(live_backend: str) -> None:
+    at = _page()
+    label = next(o for o in at.selectbox(key=f"{NAME}._example").options if o.startswith("AM-GM on the simplex"))
+    at.selectbox(key=f"{NAME}._example").set_value(label)
     at.run()
     assert not at.exception
-    assert "x^4*y^2" in at.text_area(key="inequality_problem").value
+    assert at.text_input(key=f"{NAME}.problem").value == "x*y*z <= 1/27"
+    assert "x + y + z = 1" in at.text_area(key=f"{NAME}.hypotheses").value
