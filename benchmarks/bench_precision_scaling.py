@@ -1,0 +1,91 @@
+"""One-pass SGD throughput: all model sizes and seeds in one vectorised loop vs one (seed, size) at a time.
+
+The baseline is the straightforward implementation: for every seed and every model size, sketch the
+quantised features and run SGD sample by sample on that size alone. Both use the same problems, the
+same quantised features (same generator) and the same step sizes, so they produce the same risks
+(checked). A second table runs the default setting over three base seeds.
+
+    python benchmarks/bench_precision_scaling.py [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from models.common import no_progress  # noqa: E402
+from models.precision_scaling import SPEC  # noqa: E402
+from models.precision_scaling.params import Params  # noqa: E402
+from models.precision_scaling.quantise import quantise  # noqa: E402
+from models.precision_scaling.simulation import ADDITIVE_RANGE, Problem, make_problem, sgd_risk  # noqa: E402
+
+
+def loop_sgd(problem: Problem, sizes: list[int], features: np.ndarray, gammas: np.ndarray) -> list[float]:
+    """The baseline: one size at a time, sample by sample; risk of the average of iterates n/2..n."""
+    n = features.shape[0]
+    out = []
+    for k, m in enumerate(sizes):
+        sketch = problem.sketch_of(m)
+        z = features @ sketch.T
+        v, total = np.zeros(m), np.zeros(m)
+        for t in range(n):
+            v -= gammas[k] * (z[t] @ v - problem.labels[t]) * z[t]
+            if t + 1 > n // 2:
+                total += v
+        residual = sketch.T @ (total / (n - n // 2)) - problem.target
+        out.append(float(residual @ (problem.spectrum * residual)))
+    return out
+
+
+def speed(samples: int, seeds: int, sizes: list[int]) -> None:
+    problems = [make_problem(np.random.default_rng(s), dimension=512, exponent=2.0, max_size=max(sizes),
+                             samples=samples, label_noise=0.1) for s in range(seeds)]
+    start = time.perf_counter()
+    fast = sgd_risk(problems, sizes, "additive", 6, [np.random.default_rng(100 + s) for s in range(seeds)])
+    t_fast = time.perf_counter() - start
+    start = time.perf_counter()
+    slow = []
+    for s, p in enumerate(problems):
+        features = quantise(p.features, "additive", 6, ADDITIVE_RANGE, np.random.default_rng(100 + s))
+        slow.append(loop_sgd(p, sizes, features, fast.step_sizes[s]))
+    t_slow = time.perf_counter() - start
+    same = np.allclose(fast.risk[:, :, -1], np.array(slow), rtol=1e-8)
+    steps = samples * seeds * len(sizes)
+    print(f"one-pass SGD, additive 6 bits, {seeds} seeds x {len(sizes)} sizes x N = {samples} (d = 512)")
+    print(f"  vectorised over sizes and seeds: {t_fast:.2f} s ({steps / t_fast:,.0f} sample-updates/s)")
+    print(f"  baseline, one (seed, size) at a time: {t_slow:.2f} s ({steps / t_slow:,.0f} sample-updates/s)")
+    print(f"  speed-up {t_slow / t_fast:.1f}x, same risks: {same}")
+
+
+def headline(base_seeds: list[int]) -> None:
+    print("\nDefault setting (M = 8..256, N = 4000, 6 bits, a = 2, 3 problems per run)")
+    print("seed | exponent vs M full / mult / add | risk(256)/risk(8) full / mult / add | m_eff(256) mult / add "
+          "| m from risk(256) mult / add | verdict")
+    for seed in base_seeds:
+        r = SPEC.run(Params(seed=seed), no_progress)
+        ex = " / ".join(f"{r.fits[s].m_exponent:.2f}" for s in ("full", "multiplicative", "additive"))
+        ratio = " / ".join(f"{r.ratio_largest_smallest[s]:.3f}" for s in ("full", "multiplicative", "additive"))
+        meff = " / ".join(f"{r.effective_model_size[s][-1].m_eff:.1f}" for s in ("multiplicative", "additive"))
+        mrisk = " / ".join(f"{r.effective_model_size[s][-1].m_from_risk or float('nan'):.1f}" for s in ("multiplicative", "additive"))
+        print(f"{seed:4d} | {ex} | {ratio} | {meff} | {mrisk} | {r.verdict().label}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--quick", action="store_true")
+    args = parser.parse_args()
+    if args.quick:
+        speed(500, 1, [8, 16, 32])
+    else:
+        speed(4000, 3, [8, 16, 32, 64, 128, 256])
+    headline([0, 1, 2])
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,64 @@
+"""Plotly figures of a low-precision scaling run: risk vs M, risk vs N, effective model size."""
+
+from __future__ import annotations
+
+import plotly.graph_objects as go
+
+from models.common.plots import Series, theory_vs_simulation
+from models.precision_scaling.result import SCHEMES, Result
+
+__all__ = ["figures"]
+
+COLOURS = {"full": "#1f77b4", "multiplicative": "#2ca02c", "additive": "#d62728"}
+
+
+def _label(result: Result, scheme: str, which: str) -> str:
+    fit = result.fits[scheme]  # type: ignore[index]
+    exponent = fit.m_exponent if which == "m" else fit.n_exponent
+    return f"{scheme}" + ("" if exponent is None else f", slope {exponent:.2f}")
+
+
+def _risk_vs_m(result: Result) -> go.Figure:
+    series = [
+        Series(_label(result, s, "m"), x=[p.m for p in result.risk[s]], simulation=[p.risk for p in result.risk[s]],
+               low=[p.risk_min for p in result.risk[s]], high=[p.risk_max for p in result.risk[s]],
+               theory=[p.theory for p in result.risk[s]], colour=COLOURS[s])
+        for s in SCHEMES
+    ]
+    return theory_vs_simulation(
+        series, title=f"Excess risk against model size M after N = {result.n_samples:,} samples ({result.bits} bits)",
+        x_title="model size M (sketch dimension)", y_title="excess risk", log_x=True, log_y=True,
+    )
+
+
+def _risk_vs_n(result: Result) -> go.Figure:
+    largest = result.risk["full"][-1].m
+    series = [
+        Series(_label(result, s, "n"), x=[p.n for p in result.risk_vs_n[s]], simulation=[p.risk for p in result.risk_vs_n[s]],
+               theory=[p.theory for p in result.risk_vs_n[s]], colour=COLOURS[s])
+        for s in SCHEMES
+    ]
+    return theory_vs_simulation(
+        series, title=f"Excess risk against samples N at M = {largest} (tail-averaged SGD)",
+        x_title="samples seen N", y_title="excess risk", log_x=True, log_y=True,
+    )
+
+
+def _effective(result: Result) -> go.Figure:
+    sizes = [e.m for e in result.effective_model_size["full"]]
+    series = [
+        Series(s, x=sizes, theory=[e.m_eff for e in result.effective_model_size[s]], colour=COLOURS[s],
+               theory_label="m_eff")
+        for s in SCHEMES
+    ]
+    fig = theory_vs_simulation(
+        series, title="Effective model size m_eff = tr[S H S^T (S (H + diag q) S^T)^-1]",
+        x_title="model size M", y_title="effective model size m_eff", log_x=True, log_y=True,
+    )
+    fig.add_trace(go.Scatter(x=sizes, y=sizes, mode="lines", line={"color": "grey", "dash": "dot"}, name="m_eff = M"))
+    return fig
+
+
+def figures(result: Result) -> dict[str, go.Figure]:
+    return {"risk_vs_model_size": _risk_vs_m(result), "risk_vs_samples": _risk_vs_n(result),
+            "effective_model_size": _effective(result)}
