@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import psutil
 
 __all__ = ["DEADLINE_EXIT_CODE", "JobLimits", "die_with_parent", "limit_address_space", "limit_threads",
-           "tree_rss_mb", "watch_parent_and_deadline"]
+           "release_forkserver_lifeline", "tree_rss_mb", "watch_parent_and_deadline"]
 
 PR_SET_PDEATHSIG = 1
 # Exit status of a job that stopped itself at its own deadline (the supervisor normally stops it first).
@@ -58,14 +58,41 @@ def die_with_parent() -> None:
         os._exit(1)
 
 
-def watch_parent_and_deadline(deadline: float, parent: int | None) -> None:
-    """Loop (in a daemon thread): exit the process past `deadline` or when the parent changes."""
+def _gone(pid: int) -> bool:
+    try:
+        return psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+    except psutil.Error:
+        return True
+
+
+def watch_parent_and_deadline(deadline: float, parent: int | None, server: int | None = None) -> None:
+    """Loop (in a daemon thread): exit the process past `deadline`, when its parent changes, or when
+    the server is gone (a forkserver child's parent is the forkserver, which can outlive the server)."""
     while True:
         time.sleep(0.25)
-        if parent is not None and os.getppid() != parent:
+        if (parent is not None and os.getppid() != parent) or (server is not None and _gone(server)):
             os._exit(1)
         if time.monotonic() > deadline:
             os._exit(DEADLINE_EXIT_CODE)
+
+
+def release_forkserver_lifeline() -> None:
+    """Close this process's copy of the forkserver's "server alive" pipe.
+
+    Python hands every forkserver child a copy of the write end the forkserver watches to learn
+    that the server died; while any job holds one, a killed server's forkserver never exits (and
+    its children's PR_SET_PDEATHSIG never fires). A job process starts no processes of its own
+    through the forkserver, so it lets go of its copy."""
+    try:
+        from multiprocessing import forkserver
+
+        server = getattr(forkserver, "_forkserver", None)
+        fd = getattr(server, "_forkserver_alive_fd", None)
+        if fd is not None:
+            server._forkserver_alive_fd = None  # type: ignore[union-attr]
+            os.close(fd)
+    except (ImportError, AttributeError, OSError):
+        pass
 
 
 def _address_space_bytes() -> int:

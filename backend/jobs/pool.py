@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import multiprocessing as mp
+import os
 import queue
 import threading
 import time
@@ -105,7 +106,8 @@ class ProcessPool:
     def _start(self) -> JobProcess:
         parent, child = self._context.Pipe()
         process = self._context.Process(  # type: ignore[attr-defined]
-            target=worker_main, args=(child, self._preload, self._progress_interval_s, self._threads), daemon=True,
+            target=worker_main, args=(child, self._preload, self._progress_interval_s, self._threads, os.getpid()),
+            daemon=True,
         )
         process.start()
         child.close()

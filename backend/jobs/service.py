@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -91,9 +92,14 @@ class JobService:
             raise InvalidParams(str(exc) or "the input could not be processed") from None
         return model.model_dump(mode="json"), _summary(spec, model)
 
-    def submit(self, method: str, params: dict[str, Any], owner: str = "") -> str:
+    def submit(self, method: str, params: dict[str, Any], owner: str = "",
+               admit: Callable[[Session], None] | None = None) -> str:
+        """Validate, store and hand the job to the executor; `admit(session)` (quotas) may refuse it
+        inside the same transaction that stores it."""
         clean, summary = self._validated(method, params)
         with self.sessions.begin() as session:
+            if admit is not None:
+                admit(session)
             job_id = JobRepository(session).create(method, clean, owner, summary=summary).id
         registered = self.registry.get(method)
         assert registered is not None

@@ -18,15 +18,18 @@ from backend.jobs.limits import (
     die_with_parent,
     limit_address_space,
     limit_threads,
+    release_forkserver_lifeline,
     watch_parent_and_deadline,
 )
 
 __all__ = ["worker_main"]
 
 
-def worker_main(conn: Connection, preload: list[str], progress_interval_s: float, threads: int = 1) -> None:
-    """Serve exactly one job received over `conn`."""
+def worker_main(conn: Connection, preload: list[str], progress_interval_s: float, threads: int = 1,
+                server_pid: int | None = None) -> None:
+    """Serve exactly one job received over `conn` (`server_pid`: the server this job dies with)."""
     die_with_parent()
+    release_forkserver_lifeline()
     parent = os.getppid()
     os.environ.setdefault("OMP_NUM_THREADS", str(threads))
     import importlib
@@ -51,7 +54,7 @@ def worker_main(conn: Connection, preload: list[str], progress_interval_s: float
     _, module_name, params, limits = message
     assert isinstance(limits, JobLimits)
     deadline = time.monotonic() + limits.timeout_s + limits.own_deadline_slack_s
-    threading.Thread(target=watch_parent_and_deadline, args=(deadline, parent), name="job-watchdog",
+    threading.Thread(target=watch_parent_and_deadline, args=(deadline, parent, server_pid), name="job-watchdog",
                      daemon=True).start()
     limit_threads(threads)
     if limits.address_space_mb:
