@@ -17,6 +17,7 @@ from backend.jobs.run import is_out_of_memory, out_of_memory_message, run_method
 from backend.jobs.service import describe_validation_error
 from backend.registry import Registry, discover
 from backend.settings import get_settings
+from backend.tokens import add_token_commands, run_token_command
 from models.common import MethodInputError
 
 __all__ = ["main"]
@@ -87,7 +88,10 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--params", default="{}", help="parameters as a JSON object")
     run.add_argument("--out", type=Path, default=None, help="folder for artifacts and figures (HTML)")
     run.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    add_token_commands(commands)
     args = parser.parse_args(argv)
+    if args.command == "tokens":
+        return run_token_command(args)
     if args.command == "methods":
         registry = _registry()
         listing = [{"name": m.spec.name, "title": m.spec.title, "section": m.spec.section,

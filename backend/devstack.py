@@ -46,7 +46,7 @@ def wait_http(url: str, process: subprocess.Popen[bytes] | None = None, timeout_
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         if process is not None and process.poll() is not None:
-            raise RuntimeError(f"{process.args} exited with {process.returncode}")
+            raise RuntimeError(f"{process.args!r} exited with {process.returncode}")
         try:
             if httpx.get(url, timeout=2).status_code == 200:
                 return

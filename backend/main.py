@@ -6,15 +6,19 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import timedelta
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
+from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse
 from sqlalchemy.exc import OperationalError
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from backend import __version__
 from backend.api import api_router
+from backend.hosting.bodylimit import BodyLimit
+from backend.hosting.ratelimit import RateLimiter, RateLimitMiddleware
 from backend.jobs.runtime import start_jobs
 from backend.jobs.service import JobService
 from backend.registry import discover
@@ -85,25 +89,37 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONResponse({"detail": "internal server error"}, 500)
 
     app.include_router(api_router)
+    # Outermost last: hosts are checked first, then the body size, then the per-address rate.
+    app.add_middleware(RateLimitMiddleware)
     app.add_middleware(BodyLimit, max_bytes=MAX_BODY_BYTES)
+    if "*" not in settings.allowed_host_list():
+        app.add_middleware(TrustedHostMiddleware, allowed_hosts=settings.allowed_host_list())
+    app.state.settings = settings
+    app.state.rate_limiter = RateLimiter(settings.rate_limit_per_minute) if settings.shared else None
+    app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]
     return app
 
 
-class BodyLimit:
-    """Refuse requests whose declared body is above `max_bytes` (a plain ASGI middleware: cheap)."""
-
-    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
-        self.app = app
-        self.max_bytes = max_bytes
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http":
-            for name, value in scope["headers"]:
-                if name == b"content-length" and value.isdigit() and int(value) > self.max_bytes:
-                    response = JSONResponse({"detail": f"request body above the limit of {self.max_bytes} bytes"}, 413)
-                    await response(scope, receive, send)
-                    return
-        await self.app(scope, receive, send)
+def _openapi(app: FastAPI) -> dict[str, Any]:
+    """The OpenAPI schema, agreeing with the answers: every error is `{"detail": "<sentence>"}` (FastAPI's
+    default 422 schema is a list of objects; our validation handler answers one readable string)."""
+    if app.openapi_schema:
+        return app.openapi_schema
+    schema = get_openapi(title=app.title, version=app.version, description=app.description, routes=app.routes)
+    error_ref = {"$ref": "#/components/schemas/ErrorPublic"}
+    components = schema.setdefault("components", {}).setdefault("schemas", {})
+    components.pop("HTTPValidationError", None)
+    components.pop("ValidationError", None)
+    components.setdefault("ErrorPublic", {"title": "ErrorPublic", "type": "object", "required": ["detail"],
+                                          "properties": {"detail": {"title": "Detail", "type": "string"}}})
+    for path in schema.get("paths", {}).values():
+        for operation in path.values():
+            responses = operation.get("responses", {})
+            for code in ("422", "413", "429", "503"):
+                responses[code] = {"description": responses.get(code, {}).get("description", "Error"),
+                                   "content": {"application/json": {"schema": error_ref}}}
+    app.openapi_schema = schema
+    return schema
 
 
 app = create_app()

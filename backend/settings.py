@@ -53,6 +53,19 @@ class Settings(BaseSettings):
         30, ge=0, le=36500, description="Finished jobs older than this are deleted at start-up (0 keeps all)."
     )
     max_result_mb: int = Field(64, ge=1, le=1024, description="Largest result + artifacts a job may store.")
+    # The shared hosted instance (README "Hosting"); the defaults keep `make run` a one-user laptop app.
+    access_mode: Literal["open", "shared"] = Field(
+        "open", description="open: one local user, no tokens; shared: every request but the public ones needs a token.")
+    session_ttl_hours: float = Field(24.0, gt=0, le=24 * 365, description="Lifetime of an anonymous session token.")
+    sessions_per_hour: int = Field(30, ge=1, le=100_000, description="Anonymous sessions one client address may open per hour.")
+    quota_concurrent_jobs: int = Field(2, ge=1, le=10_000, description="Queued or running jobs one identity may have.")
+    quota_jobs_per_hour: int = Field(60, ge=1, le=1_000_000, description="Jobs one identity may submit per hour.")
+    max_queued_jobs: int = Field(200, ge=1, le=1_000_000, description="Jobs waiting in the queue, all identities together.")
+    rate_limit_per_minute: int = Field(600, ge=1, le=1_000_000,
+                                       description="Requests per minute per identity and per client address.")
+    allowed_hosts: str = Field("127.0.0.1,localhost,::1,testserver",
+                               description="Comma-separated Host names the server answers (DNS-rebinding guard); * for any.")
+    public_url: str = Field("", description="The front end's public URL, used in share links (empty: relative links).")
 
     @field_validator("data_dir")
     @classmethod
@@ -64,6 +77,13 @@ class Settings(BaseSettings):
         if self.database_url:
             return self.database_url
         return f"sqlite:///{self.data_dir / 'playground.db'}"
+
+    @property
+    def shared(self) -> bool:
+        return self.access_mode == "shared"
+
+    def allowed_host_list(self) -> list[str]:
+        return [host.strip() for host in self.allowed_hosts.split(",") if host.strip()]
 
     def extra_method_modules(self) -> list[str]:
         return [name.strip() for name in self.extra_methods.split(",") if name.strip()]

@@ -52,7 +52,7 @@ class JobRepository:
         return self.session.get(Job, job_id)
 
     def list_jobs(self, method: str | None = None, owner: str | None = None, limit: int = 20,
-                  verdict: str | None = None) -> tuple[Sequence[Job], int]:
+                  verdict: str | None = None, offset: int = 0) -> tuple[Sequence[Job], int]:
         query = select(Job)
         count = select(func.count()).select_from(Job)
         if method:
@@ -61,8 +61,24 @@ class JobRepository:
             query, count = query.where(Job.owner == owner), count.where(Job.owner == owner)
         if verdict:
             query, count = query.where(Job.verdict == verdict), count.where(Job.verdict == verdict)
-        rows = self.session.scalars(query.order_by(Job.created_at.desc()).limit(limit)).all()
+        rows = self.session.scalars(query.order_by(Job.created_at.desc(), Job.id).offset(offset).limit(limit)).all()
         return rows, int(self.session.scalar(count) or 0)
+
+    def count_active(self, owner: str) -> int:
+        """Queued or running jobs of one owner (the concurrency quota)."""
+        return int(self.session.scalar(select(func.count()).select_from(Job).where(
+            Job.owner == owner, Job.status.in_(_ACTIVE))) or 0)
+
+    def submitted_since(self, owner: str, since: datetime) -> tuple[int, datetime | None]:
+        """How many jobs `owner` submitted since `since`, and when the oldest of them was submitted."""
+        row = self.session.execute(select(func.count(), func.min(Job.created_at)).where(
+            Job.owner == owner, Job.created_at >= since)).one()
+        return int(row[0] or 0), row[1]
+
+    def count_queued(self) -> int:
+        """Jobs waiting for a worker, all owners together (the global queue cap)."""
+        return int(self.session.scalar(select(func.count()).select_from(Job).where(
+            Job.status == JobStatus.QUEUED.value)) or 0)
 
     def artifact(self, job_id: str, name: str) -> Artifact | None:
         return self.session.get(Artifact, (job_id, name))

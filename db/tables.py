@@ -6,10 +6,10 @@ import uuid
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, Float, ForeignKey, Index, LargeBinary, String, Text
+from sqlalchemy import JSON, Boolean, DateTime, Float, ForeignKey, Index, LargeBinary, String, Text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
-__all__ = ["Artifact", "Base", "Job", "utcnow"]
+__all__ = ["Artifact", "Base", "Identity", "Job", "ShareLink", "utcnow"]
 
 
 def utcnow() -> datetime:
@@ -69,3 +69,33 @@ class Artifact(Base):
     content: Mapped[bytes] = mapped_column(LargeBinary)
 
     job: Mapped[Job] = relationship(back_populates="artifacts")
+
+
+class Identity(Base):
+    """Who submits jobs on a shared instance: an anonymous browser session or a registered user.
+
+    Only a SHA-256 hash of the bearer token is stored; the token itself is shown once, at creation.
+    """
+
+    __tablename__ = "identities"
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True, default=lambda: str(uuid.uuid4()))
+    name: Mapped[str] = mapped_column(String(64), index=True)
+    kind: Mapped[str] = mapped_column(String(16))  # "anonymous" | "user"
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    admin: Mapped[bool] = mapped_column(Boolean, default=False)
+    client_address: Mapped[str] = mapped_column(String(64), default="")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class ShareLink(Base):
+    """A read-only link to one job's result, made by its owner; revoking deletes nothing else."""
+
+    __tablename__ = "share_links"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    job_id: Mapped[str] = mapped_column(ForeignKey("jobs.id", ondelete="CASCADE"), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)

@@ -2,11 +2,14 @@
 
 from fastapi import APIRouter
 
-from backend.api import health, jobs, methods
+from backend.api import admin, health, jobs, methods, sessions
 
 __all__ = ["api_router"]
 
 api_router = APIRouter()
 api_router.include_router(methods.router)
 api_router.include_router(jobs.router)
+api_router.include_router(jobs.shared_router)
+api_router.include_router(sessions.router)
+api_router.include_router(admin.router)
 api_router.include_router(health.router)

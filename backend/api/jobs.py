@@ -1,4 +1,8 @@
-"""Jobs: submit, poll, cancel, history, artifacts and the export bundle."""
+"""Jobs: submit, poll, cancel, history, artifacts, the export bundle and read-only share links.
+
+In the shared mode a job is visible only to its owner (and admins): a job of another owner answers
+404 on every route, exactly like a job that does not exist.
+"""
 
 from __future__ import annotations
 
@@ -6,29 +10,49 @@ import io
 import json
 import re
 import zipfile
+from datetime import UTC
 from typing import Literal
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response
 from sqlalchemy.orm import Session, sessionmaker
 from starlette.concurrency import run_in_threadpool
 
-from backend.api.deps import ServiceDep, SessionDep
-from backend.api.schemas import JobCreate, JobCreated, JobPublic, JobsPublic, VerdictPublic
+from backend.api.auth import Caller, CallerDep, visible_to
+from backend.api.deps import ServiceDep, SessionDep, SettingsDep
+from backend.api.schemas import (
+    ERROR_RESPONSES,
+    JobCreate,
+    JobCreated,
+    JobListItem,
+    JobPublic,
+    JobsPublic,
+    ShareCreated,
+    VerdictPublic,
+)
+from backend.hosting.quotas import QuotaExceeded, admit
 from backend.jobs.service import InvalidParams, UnknownMethod
+from backend.settings import Settings
+from db.identities import ShareLinkRepository
 from db.jobs import JobRepository
 from db.tables import Job
 
-router = APIRouter(prefix="/api/jobs", tags=["jobs"])
+router = APIRouter(prefix="/api/jobs", tags=["jobs"], responses=ERROR_RESPONSES)
+shared_router = APIRouter(prefix="/api/shared", tags=["shared"], responses=ERROR_RESPONSES)
 
 _SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
+MAX_LIST = 100
 
 
-def _public(job: Job, artifacts: list[str], full: bool) -> JobPublic:
+def _verdict(job: Job) -> VerdictPublic | None:
+    if not job.verdict:
+        return None
+    return VerdictPublic(label=job.verdict, tone=job.verdict_tone or "info", detail=job.verdict_detail or "")
+
+
+def _public(job: Job, artifacts: list[str], full: bool, owner: bool = True) -> JobPublic:
     return JobPublic(
         id=job.id, method=job.method, status=job.status, progress=job.progress, message=job.message,
-        owner=job.owner, params=job.params, summary=job.summary or "",
-        verdict=(VerdictPublic(label=job.verdict, tone=job.verdict_tone or "info", detail=job.verdict_detail or "")
-                 if job.verdict else None),
+        owner=job.owner if owner else "", params=job.params, summary=job.summary or "", verdict=_verdict(job),
         created_at=job.created_at, started_at=job.started_at,
         finished_at=job.finished_at, error=job.error, artifacts=artifacts,
         result=job.result if full else None, metrics=job.metrics if full else None,
@@ -36,80 +60,151 @@ def _public(job: Job, artifacts: list[str], full: bool) -> JobPublic:
     )
 
 
-def _load(session: Session, job_id: str) -> Job:
+def _list_item(job: Job) -> JobListItem:
+    return JobListItem(id=job.id, method=job.method, status=job.status, progress=job.progress, message=job.message,
+                       owner=job.owner, summary=job.summary or "", verdict=_verdict(job), created_at=job.created_at,
+                       started_at=job.started_at, finished_at=job.finished_at, error=job.error)
+
+
+def _load(session: Session, job_id: str, caller: Caller, settings: Settings) -> Job:
     job = JobRepository(session).get(job_id)
-    if job is None:
-        raise HTTPException(404, f"no job with id {job_id!r}")
+    if job is None or not visible_to(caller, job.owner, settings):
+        raise HTTPException(404, f"no job with id {job_id[:64]!r}")
     return job
 
 
 @router.post("", status_code=202, response_model=JobCreated, summary="Submit a job")
-def create_job(body: JobCreate, service: ServiceDep) -> JobCreated:
+def create_job(body: JobCreate, service: ServiceDep, caller: CallerDep, settings: SettingsDep) -> JobCreated:
+    owner = caller.owner if settings.shared else body.owner
     try:
-        job_id = service.submit(body.method, body.params, body.owner)
+        job_id = service.submit(body.method, body.params, owner,
+                                admit=lambda session: admit(session, owner, caller.admin, settings))
     except (UnknownMethod, InvalidParams) as exc:
         raise HTTPException(422, str(exc)) from None
+    except QuotaExceeded as exc:
+        raise HTTPException(429, exc.detail, headers={"Retry-After": str(exc.retry_after_s)}) from None
     return JobCreated(id=job_id, status="queued")
 
 
-@router.get("", response_model=JobsPublic, summary="Earlier jobs, newest first")
+@router.get("", response_model=JobsPublic, summary="Earlier jobs, newest first (without params and results)")
 def list_jobs(
     session: SessionDep,
+    caller: CallerDep,
+    settings: SettingsDep,
     method: str | None = Query(None, max_length=64),
-    owner: str | None = Query(None, max_length=64),
-    limit: int = Query(20, ge=1, le=200),
+    owner: str | None = Query(None, max_length=64, description="Open mode: a browser's id; shared mode: admins only."),
+    limit: int = Query(20, ge=1, le=MAX_LIST),
+    offset: int = Query(0, ge=0, le=1_000_000),
     verdict: str | None = Query(None, max_length=64, description="Only runs with this verdict (e.g. Refuted)."),
 ) -> JobsPublic:
-    rows, count = JobRepository(session).list_jobs(method=method, owner=owner, limit=limit, verdict=verdict)
-    return JobsPublic(data=[_public(job, [], full=False) for job in rows], count=count)
+    if settings.shared and not caller.admin:
+        owner = caller.owner
+    rows, count = JobRepository(session).list_jobs(method=method, owner=owner, limit=limit, verdict=verdict,
+                                                   offset=offset)
+    return JobsPublic(data=[_list_item(job) for job in rows], count=count)
 
 
-def _read_job(sessions: sessionmaker[Session], job_id: str, full: bool) -> JobPublic:
+def _read_job(sessions: sessionmaker[Session], job_id: str, full: bool, caller: Caller, settings: Settings) -> JobPublic:
     with sessions() as session:
-        job = _load(session, job_id)
+        job = _load(session, job_id, caller, settings)
         names = JobRepository(session).artifact_names(job_id) if full else []
         return _public(job, sorted(names), full=full)
 
 
 @router.get("/{job_id}", response_model=JobPublic, summary="Status, progress and (when done) the result")
-async def get_job(job_id: str, request: Request, view: Literal["full", "status"] = "full") -> JobPublic:
+async def get_job(job_id: str, request: Request, caller: CallerDep,
+                  view: Literal["full", "status"] = "full") -> JobPublic:
     """`view=status` (what pages poll) is one indexed read of small columns: it runs on the event
     loop, sparing two thread hops per poll; SQLite in WAL mode never blocks a reader on a writer.
     The full view reads the large result and figure columns in the thread pool."""
     sessions = request.app.state.sessions
+    settings = request.app.state.settings
     if view == "status":
-        return _read_job(sessions, job_id, full=False)
-    return await run_in_threadpool(_read_job, sessions, job_id, True)
+        return _read_job(sessions, job_id, False, caller, settings)
+    return await run_in_threadpool(_read_job, sessions, job_id, True, caller, settings)
 
 
 @router.delete("/{job_id}", response_model=JobCreated, summary="Cancel a queued or running job")
-def cancel_job(job_id: str, service: ServiceDep) -> JobCreated:
+def cancel_job(job_id: str, service: ServiceDep, session: SessionDep, caller: CallerDep,
+               settings: SettingsDep) -> JobCreated:
+    _load(session, job_id, caller, settings)
+    session.close()
     status = service.cancel(job_id)
     if status is None:
-        raise HTTPException(404, f"no job with id {job_id!r}")
+        raise HTTPException(404, f"no job with id {job_id[:64]!r}")
     return JobCreated(id=job_id, status=status)
 
 
-@router.get("/{job_id}/artifacts/{name}", summary="Download one artifact", response_class=Response)
-def get_artifact(job_id: str, name: str, session: SessionDep) -> Response:
-    job = _load(session, job_id)
-    artifact = JobRepository(session).artifact(job_id, name)
+def _artifact_response(session: Session, job: Job, name: str) -> Response:
+    artifact = JobRepository(session).artifact(job.id, name)
     if artifact is None:
-        raise HTTPException(404, f"job {job_id} has no artifact {name!r}")
+        raise HTTPException(404, f"job {job.id} has no artifact {name[:128]!r}")
     filename = f"{job.method}-{job.id[:8]}-{_SAFE_NAME.sub('_', artifact.name)}"
     return Response(artifact.content, media_type=artifact.media_type,
                     headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
 
-@router.get("/{job_id}/export.zip", summary="Params, result, every artifact and every figure in one zip",
-            response_class=Response)
-def export_zip(job_id: str, session: SessionDep) -> Response:
-    job = _load(session, job_id)
-    artifacts = JobRepository(session).artifacts(job_id)
+def _export_response(session: Session, job: Job) -> Response:
+    artifacts = JobRepository(session).artifacts(job.id)
     content = build_export(job, [(a.name, a.content) for a in artifacts])
     filename = f"{job.method}-{job.id[:8]}.zip"
     return Response(content, media_type="application/zip",
                     headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+
+@router.get("/{job_id}/artifacts/{name}", summary="Download one artifact", response_class=Response)
+def get_artifact(job_id: str, name: str, session: SessionDep, caller: CallerDep, settings: SettingsDep) -> Response:
+    return _artifact_response(session, _load(session, job_id, caller, settings), name)
+
+
+@router.get("/{job_id}/export.zip", summary="Params, result, every artifact and every figure in one zip",
+            response_class=Response)
+def export_zip(job_id: str, session: SessionDep, caller: CallerDep, settings: SettingsDep) -> Response:
+    return _export_response(session, _load(session, job_id, caller, settings))
+
+
+@router.post("/{job_id}/share", response_model=ShareCreated, status_code=201,
+             summary="A read-only link to this job's result (GET /api/shared/{link})")
+def share_job(job_id: str, session: SessionDep, caller: CallerDep, settings: SettingsDep) -> ShareCreated:
+    job = _load(session, job_id, caller, settings)
+    link = ShareLinkRepository(session).create(job.id)
+    session.commit()
+    return ShareCreated(link=link, url=f"{settings.public_url.rstrip('/')}/{job.method}?share={link}")
+
+
+def _shared_job(session: Session, link: str) -> Job:
+    job_id = ShareLinkRepository(session).job_id(link)
+    job = JobRepository(session).get(job_id) if job_id else None
+    if job is None:
+        raise HTTPException(404, "no such share link (it may have been revoked)")
+    return job
+
+
+@shared_router.get("/{link}", response_model=JobPublic, summary="A shared job's result, read-only, no token needed")
+def get_shared(link: str, session: SessionDep) -> JobPublic:
+    job = _shared_job(session, link)
+    return _public(job, sorted(JobRepository(session).artifact_names(job.id)), full=True, owner=False)
+
+
+@shared_router.get("/{link}/artifacts/{name}", summary="One artifact of a shared job", response_class=Response)
+def get_shared_artifact(link: str, name: str, session: SessionDep) -> Response:
+    return _artifact_response(session, _shared_job(session, link), name)
+
+
+@shared_router.get("/{link}/export.zip", summary="The export bundle of a shared job", response_class=Response)
+def get_shared_export(link: str, session: SessionDep) -> Response:
+    return _export_response(session, _shared_job(session, link))
+
+
+@shared_router.delete("/{link}", status_code=204, summary="Revoke a share link (its job's owner or an admin)",
+                      response_class=Response)
+def revoke_shared(link: str, session: SessionDep, caller: CallerDep, settings: SettingsDep) -> Response:
+    job = _shared_job(session, link)
+    if not visible_to(caller, job.owner, settings):
+        raise HTTPException(404, "no such share link (it may have been revoked)")
+    ShareLinkRepository(session).revoke(link)
+    session.commit()
+    return Response(status_code=204)
 
 
 def build_export(job: Job, artifacts: list[tuple[str, bytes]]) -> bytes:
@@ -118,10 +213,11 @@ def build_export(job: Job, artifacts: list[tuple[str, bytes]]) -> bytes:
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as bundle:
         bundle.writestr("params.json", json.dumps({"method": job.method, "params": job.params}, indent=2))
+        created = job.created_at if job.created_at.tzinfo else job.created_at.replace(tzinfo=UTC)
         bundle.writestr("job.json", json.dumps({
             "id": job.id, "method": job.method, "status": job.status, "error": job.error, "summary": job.summary,
             "verdict": {"label": job.verdict, "tone": job.verdict_tone, "detail": job.verdict_detail} if job.verdict else None,
-            "created_at": job.created_at.isoformat(), "finished_at": job.finished_at, "metrics": job.metrics,
+            "created_at": created.isoformat(), "finished_at": job.finished_at, "metrics": job.metrics,
         }, indent=2, default=str))
         if job.result is not None:
             bundle.writestr("result.json", json.dumps(job.result, indent=2))

@@ -2,15 +2,36 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from db.jobs import JobStatus
 
-__all__ = ["Health", "JobCreate", "JobCreated", "JobPublic", "JobsPublic", "MethodPublic", "MethodsPublic", "PaperPublic",
-           "VerdictPublic"]
+__all__ = ["ERROR_RESPONSES", "ErrorPublic", "Health", "JobCreate", "JobCreated", "JobListItem", "JobPublic", "JobsPublic",
+           "MePublic", "MethodPublic", "MethodsPublic", "PaperPublic", "SessionCreated", "ShareCreated", "VerdictPublic"]
+
+
+class ErrorPublic(BaseModel):
+    """Every error answer (4xx and 5xx): one readable sentence."""
+
+    detail: str
+
+
+ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+    code: {"model": ErrorPublic, "description": text}
+    for code, text in ((401, "Missing, unknown or expired token (shared mode)"), (404, "Not found"),
+                       (413, "Request body too large"), (422, "Invalid request or parameters"),
+                       (429, "Over a rate limit or quota (see Retry-After)"), (503, "Database busy (see Retry-After)"))
+}
+
+
+def _utc(moment: datetime | None) -> datetime | None:
+    """Every stored time is UTC; SQLite hands it back without a zone, so answers say so explicitly."""
+    if moment is not None and moment.tzinfo is None:
+        return moment.replace(tzinfo=UTC)
+    return moment
 
 
 class PaperPublic(BaseModel):
@@ -64,6 +85,8 @@ class VerdictPublic(BaseModel):
 
 
 class JobPublic(BaseModel):
+    """One job; `result`, `metrics` and `figures` only in the full view."""
+
     id: str
     method: str
     status: JobStatus
@@ -82,9 +105,30 @@ class JobPublic(BaseModel):
     figures: dict[str, Any] | None = None
     artifacts: list[str] = Field(default_factory=list)
 
+    _zoned = field_validator("created_at", "started_at", "finished_at")(_utc)
+
+
+class JobListItem(BaseModel):
+    """One row of the history: no params, result or figures (a list stays small)."""
+
+    id: str
+    method: str
+    status: JobStatus
+    progress: float
+    message: str
+    owner: str
+    summary: str = ""
+    verdict: VerdictPublic | None = None
+    created_at: datetime
+    started_at: datetime | None = None
+    finished_at: datetime | None = None
+    error: str | None = None
+
+    _zoned = field_validator("created_at", "started_at", "finished_at")(_utc)
+
 
 class JobsPublic(BaseModel):
-    data: list[JobPublic]
+    data: list[JobListItem]
     count: int
 
 
@@ -100,3 +144,21 @@ class Health(BaseModel):
     resources: dict[str, float] = Field(default_factory=dict, description="CPU, GPU, memory... the executor offers.")
     executor_detail: dict[str, Any] = Field(default_factory=dict,
                                             description="Ray: address and live nodes; embedded: start method, warm processes.")
+
+
+class ShareCreated(BaseModel):
+    link: str = Field(description="The read-only link token (GET /api/shared/{link}).")
+    url: str = Field(description="The page URL that shows the shared result (`?share=`).")
+
+
+class SessionCreated(BaseModel):
+    token: str = Field(description="A bearer token for this browser session; shown once.")
+    expires_at: datetime
+
+    _zoned = field_validator("expires_at")(_utc)
+
+
+class MePublic(BaseModel):
+    name: str
+    admin: bool
+    access_mode: str

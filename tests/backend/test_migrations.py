@@ -14,7 +14,7 @@ def test_upgrade_empty_database_to_head_matches_orm(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'fresh.db'}"
     upgrade_to_head(url)
     migrated = inspect(create_engine(url))
-    assert set(migrated.get_table_names()) == {"jobs", "artifacts", "alembic_version"}
+    assert set(migrated.get_table_names()) == {"jobs", "artifacts", "identities", "share_links", "alembic_version"}
     for table in Base.metadata.sorted_tables:
         columns = {c["name"]: c for c in migrated.get_columns(table.name)}
         assert set(columns) == {c.name for c in table.columns}, table.name

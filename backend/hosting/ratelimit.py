@@ -1,0 +1,75 @@
+"""Request rate limits per identity and per client address (the `limits` library, moving window).
+
+Only the shared mode limits requests: a laptop in the open mode polls freely. Requests that carry
+a bearer token are limited in `get_caller` (which knows whether the caller is an admin, who is not
+limited); requests without one are limited per client address by `RateLimitMiddleware`.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+from fastapi import HTTPException, Request
+from limits import RateLimitItemPerMinute
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
+from starlette.responses import JSONResponse
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+__all__ = ["RateLimitMiddleware", "RateLimiter", "client_address", "enforce_rate_limit"]
+
+
+class RateLimiter:
+    """`hit(key)` -> seconds to wait (0 when the request may pass), `per_minute` requests per key."""
+
+    def __init__(self, per_minute: int) -> None:
+        self.item = RateLimitItemPerMinute(per_minute)
+        self.strategy = MovingWindowRateLimiter(MemoryStorage())
+
+    def hit(self, key: str) -> int:
+        if self.strategy.hit(self.item, key):
+            return 0
+        reset_at, _remaining = self.strategy.get_window_stats(self.item, key)
+        return max(1, math.ceil(reset_at - time.time()))
+
+
+def client_address(request: Request) -> str:
+    client = request.client
+    return client.host if client is not None else "unknown"
+
+
+def _too_many(wait_s: int) -> HTTPException:
+    return HTTPException(429, f"too many requests: the limit is per minute; retry in {wait_s} s",
+                         headers={"Retry-After": str(wait_s)})
+
+
+def enforce_rate_limit(request: Request, key: str) -> None:
+    """Raise 429 with Retry-After when `key` is over the shared instance's request rate."""
+    limiter: RateLimiter | None = getattr(request.app.state, "rate_limiter", None)
+    if limiter is None:
+        return
+    wait = limiter.hit(key)
+    if wait:
+        raise _too_many(wait)
+
+
+class RateLimitMiddleware:
+    """Limits requests without a bearer token per client address (shared mode only)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            limiter: RateLimiter | None = getattr(scope["app"].state, "rate_limiter", None)
+            has_token = any(name == b"authorization" for name, _ in scope["headers"])
+            if limiter is not None and not has_token:
+                client = scope.get("client")
+                wait = limiter.hit(f"address:{client[0] if client else 'unknown'}")
+                if wait:
+                    response = JSONResponse({"detail": f"too many requests: retry in {wait} s"}, 429,
+                                            headers={"Retry-After": str(wait)})
+                    await response(scope, receive, send)
+                    return
+        await self.app(scope, receive, send)
