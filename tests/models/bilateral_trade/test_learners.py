@@ -140,25 +140,26 @@ def test_horizon_grid_and_slope_fit() -> None:
 
 
 @pytest.mark.slow
-def test_regret_slopes_on_two_markets() -> None:
-    """The paper's separation on a bounded-density instance. Against the GBB optimum the WBB
-    learner's regret grows linearly (slope near 1; it can never beat gap x T), while the GBB
-    learner's fitted log-log slope is clearly below 1 (the paper proves 3/4)."""
-    params = Params(
-        distribution=DistributionParams(kind="two_markets"),
-        horizon=1 << 18,
-        seeds=2,
-        learners=["wbb_one_bit", "gbb_one_bit"],
-        advanced={"min_horizon_exponent": 12},
-    )
+@pytest.mark.parametrize("kind", ["two_markets", "two_squares"])
+def test_headline_at_two_to_the_twenty_over_five_seeds(kind: str) -> None:
+    """The issue's bar on two bounded-density instances at T = 2^20 x 5 seeds: the practical
+    one-bit GBB learner ends below the best fixed price's regret with a median slope below 0.85;
+    the WBB learner cannot (its regret is at least gap x T). The paper-faithful learner, with the
+    paper's orders and constant 1, is reported as it is: if it does not win at this T, the result
+    says by how much (regret ratio) and from which T it would at the paper's rate."""
+    params = Params(distribution=DistributionParams(kind=kind), horizon=1 << 20, seeds=5)
     result = run(params, no_progress)
-    gbb = result.learners["gbb_one_bit"]
+    fixed = (result.benchmarks.gbb - result.benchmarks.fixed_price) * params.horizon
+    practical = result.learners["gbb_one_bit"]
+    assert practical.final_regret_vs_gbb < fixed
+    assert practical.regret_slope_vs_gbb is not None and practical.regret_slope_vs_gbb < 0.85
+    assert practical.crossing_round is not None and practical.crossing_round < params.horizon
     wbb = result.learners["wbb_one_bit"]
-    assert gbb.regret_slope_vs_gbb is not None and wbb.regret_slope_vs_gbb is not None
-    assert gbb.regret_slope_vs_gbb < 0.8
-    assert wbb.regret_slope_vs_gbb > 0.85
-    assert wbb.regret_slope_vs_gbb - gbb.regret_slope_vs_gbb > 0.12
-    gap_times_t = (result.benchmarks.gbb - result.benchmarks.wbb) * params.horizon
-    assert wbb.final_regret_vs_gbb >= gap_times_t - 1e-6
-    assert gbb.final_regret_vs_gbb < wbb.final_regret_vs_gbb
-    assert gbb.min_cumulative_profit >= 0.0
+    assert wbb.final_regret_vs_gbb >= (result.benchmarks.gbb - result.benchmarks.wbb) * params.horizon - 1e-6
+    paper = result.learners["gbb_one_bit_paper"]
+    if paper.final_regret_vs_gbb >= fixed:
+        assert paper.crossing_round is None
+        assert paper.win_horizon_at_rate is not None and paper.win_horizon_at_rate > params.horizon
+        assert "x the fixed price's" in result.verdict().detail
+    for summary in result.learners.values():
+        assert summary.min_cumulative_profit >= 0.0
