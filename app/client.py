@@ -8,7 +8,8 @@ from typing import Any
 import httpx
 
 __all__ = ["BackendError", "BackendUnavailable", "artifact_bytes", "backend_url", "cancel", "examples",
-           "export_zip", "health", "job", "jobs", "method", "methods", "resource", "submit"]
+           "admin_overview", "export_zip", "health", "job", "jobs", "me", "method", "methods", "new_session", "resource",
+           "share", "shared_artifact_bytes", "shared_export_zip", "shared_job", "submit"]
 
 TIMEOUT = httpx.Timeout(30.0, connect=3.0)
 
@@ -30,7 +31,21 @@ def backend_url() -> str:
     return os.environ.get("BACKEND_URL", "http://127.0.0.1:8000").rstrip("/")
 
 
+def _token() -> str | None:
+    """The bearer token of this browser session (shared mode), kept in Streamlit's session state only."""
+    try:
+        import streamlit as st
+
+        token = st.session_state.get("api_token")
+    except Exception:  # noqa: BLE001 - outside a Streamlit session there is no token
+        return None
+    return str(token) if token else None
+
+
 def _request(verb: str, path: str, **kwargs: Any) -> httpx.Response:
+    token = _token()
+    if token:
+        kwargs["headers"] = {**kwargs.get("headers", {}), "Authorization": f"Bearer {token}"}
     try:
         response = httpx.request(verb, backend_url() + path, timeout=TIMEOUT, **kwargs)
     except httpx.TransportError as exc:
@@ -84,6 +99,34 @@ def jobs(method_name: str, owner: str | None = None, limit: int = 20, verdict: s
     if verdict:
         query["verdict"] = verdict
     return list(_request("GET", "/api/jobs", params=query).json()["data"])
+
+
+def me() -> dict[str, Any]:
+    return dict(_request("GET", "/api/me").json())
+
+
+def new_session() -> str:
+    return str(_request("POST", "/api/sessions").json()["token"])
+
+
+def share(job_id: str) -> dict[str, str]:
+    return dict(_request("POST", f"/api/jobs/{job_id}/share").json())
+
+
+def shared_job(link: str) -> dict[str, Any]:
+    return dict(_request("GET", f"/api/shared/{link}").json())
+
+
+def shared_artifact_bytes(link: str, name: str) -> bytes:
+    return _request("GET", f"/api/shared/{link}/artifacts/{name}").content
+
+
+def shared_export_zip(link: str) -> bytes:
+    return _request("GET", f"/api/shared/{link}/export.zip").content
+
+
+def admin_overview() -> dict[str, Any]:
+    return dict(_request("GET", "/api/admin/overview").json())
 
 
 def artifact_bytes(job_id: str, name: str) -> bytes:

@@ -8,6 +8,7 @@ from pathlib import Path
 import streamlit as st
 
 from app import client
+from app.components.identity import access, ensure_token, token_sidebar
 from app.components.widgets import methods
 
 PAGES_DIR = Path(__file__).resolve().parent / "pages"
@@ -23,14 +24,20 @@ def navigation_pages() -> dict[str, list[st.Page]]:
         listing = []
     for method in listing:
         page_file = PAGES_DIR / f"{method['name']}.py"
-        if page_file.exists():
+        if page_file.exists() and method["name"] != "admin":
             sections[method["section"]].append(st.Page(str(page_file), title=method.get("nav_title") or method["title"], url_path=method["name"]))
     return dict(sections)
 
 
 def run() -> None:
     st.set_page_config(page_title="Method Playground", page_icon="🧪", layout="wide")
-    st.navigation(navigation_pages()).run()
+    ensure_token()
+    token_sidebar()
+    pages = navigation_pages()
+    if access().get("access_mode") == "shared" and access().get("admin"):
+        pages.setdefault("Method Playground", []).append(
+            st.Page(str(PAGES_DIR / "admin.py"), title="Admin", icon="🛠️", url_path="admin"))
+    st.navigation(pages).run()
 
 
 if __name__ == "__main__":

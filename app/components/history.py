@@ -44,7 +44,8 @@ def history_panel(method: str, *, on_select: Callable[[str], None], owner: str) 
     with st.expander("History: earlier runs of this method", expanded=False):
         left, right = st.columns([1, 1])
         with left:
-            only_mine = st.toggle("Only my runs (this browser)", value=False, key=f"hist-mine-{method}")
+            only_mine = st.toggle("Only my runs (this browser)", value=False, key=f"hist-mine-{method}",
+                                  help="On a shared instance you only ever see your own runs.")
         try:
             rows = client.jobs(method, owner=owner if only_mine else None, limit=50)
         except (client.BackendUnavailable, client.BackendError) as exc:

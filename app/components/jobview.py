@@ -33,6 +33,7 @@ class JobView:
     finished_at: str = ""
     summary: str = ""
     verdict: dict[str, Any] | None = None
+    share_link: str = ""  # set when the job was opened through a read-only share link
 
     @classmethod
     def from_api(cls, payload: dict[str, Any]) -> JobView:

@@ -14,7 +14,7 @@ import streamlit as st
 from app import client
 from app.components.banner import backend_banner
 from app.components.history import history_panel
-from app.components.identity import owner_id
+from app.components.identity import access, ensure_token, owner_id
 from app.components.jobview import JobView
 from app.components.results import downloads_panel, show_figures, show_metrics, verdict_banner
 from app.components.widgets import apply_params, draw_example_picker, method_info, pending_input_errors
@@ -119,12 +119,41 @@ def _show_outcome(job: JobView, render: Callable[[JobView], None] | None) -> Non
             show_metrics(job)
             show_figures(job)
         downloads_panel(job)
+        _share_button(job)
     elif job.status == "failed":
         st.error(f"The run `{job.id[:8]}` failed: {job.error}")
     elif job.status == "timed_out":
         st.error(f"Run `{job.id[:8]}`: {job.error}. Try smaller settings.")
     elif job.status == "cancelled":
         st.warning(f"The run `{job.id[:8]}` was cancelled.")
+
+
+def _shared_view(name: str, link: str, render: Callable[[JobView], None] | None) -> None:
+    """A run opened through a read-only share link: its verdict, results and downloads, nothing else."""
+    try:
+        job = JobView.from_api(client.shared_job(link))
+    except client.BackendError:
+        st.error("This share link does not exist or was revoked.")
+        return
+    if job.method != name:
+        st.error("This share link belongs to another method's page.")
+        return
+    job.share_link = link
+    st.info(f"A shared, read-only run `{job.id[:8]}` ({job.summary}).")
+    _show_outcome(job, render)
+
+
+def _share_button(job: JobView) -> None:
+    if access().get("access_mode") != "shared" or job.share_link:
+        return
+    if st.button("Share a read-only link", key=f"share-{job.id}"):
+        try:
+            created = client.share(job.id)
+        except client.BackendError as exc:
+            st.error(f"Not shared: {exc.detail}")
+            return
+        st.code(created["url"] or f"?share={created['link']}", language=None)
+        st.caption("Anyone with this link sees this run's result and downloads, nothing else.")
 
 
 def method_page(
@@ -135,11 +164,16 @@ def method_page(
     form: bool = True,
 ) -> None:
     """The whole page of one method: header, controls + Run, live progress, verdict and result, history."""
+    ensure_token()
     info = page_header(name)
     if info is None:
         return
     state_key = f"job:{name}"
     st.session_state["_kit_errors"] = []
+    share = st.query_params.get("share")
+    if share:
+        _shared_view(name, str(share)[:256], render)
+        return
     try:
         _follow_permalink(name)
         current_id = st.session_state.get(state_key)

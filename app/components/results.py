@@ -47,14 +47,14 @@ def show_figures(job: JobView, names: Sequence[str] | None = None, columns: int 
                 st.plotly_chart(job.figures[name], width="stretch", key=f"fig-{job.id}-{name}")
 
 
-@st.cache_data(show_spinner=False, max_entries=256)
-def _artifact(job_id: str, name: str) -> bytes:
-    return client.artifact_bytes(job_id, name)
+def _artifact(job: JobView, name: str) -> bytes:
+    if job.share_link:
+        return client.shared_artifact_bytes(job.share_link, name)
+    return client.artifact_bytes(job.id, name)
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
-def _export(job_id: str) -> bytes:
-    return client.export_zip(job_id)
+def _export(job: JobView) -> bytes:
+    return client.shared_export_zip(job.share_link) if job.share_link else client.export_zip(job.id)
 
 
 _MIME = {".json": "application/json", ".csv": "text/csv", ".lean": "text/plain", ".zip": "application/zip",
@@ -69,6 +69,6 @@ def downloads_panel(job: JobView) -> None:
     for index, name in enumerate(names):
         suffix = name[name.rfind("."):] if "." in name else ""
         with cells[index % len(cells)]:
-            data = _export(job.id) if name == "export.zip" else _artifact(job.id, name)
+            data = _export(job) if name == "export.zip" else _artifact(job, name)
             st.download_button(f"⬇ {name}", data=data, file_name=f"{job.file_prefix}.zip" if name == "export.zip" else f"{job.file_prefix}-{name}", mime=_MIME.get(suffix, "application/octet-stream"),
                                key=f"dl-{job.id}-{name}", width="stretch")
