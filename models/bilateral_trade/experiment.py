@@ -15,6 +15,7 @@ __all__ = [
     "PHASE_KEYS",
     "LearnerRun",
     "crossing_round",
+    "expected_gft",
     "fit_slope",
     "horizon_grid",
     "phase_spans",
@@ -47,6 +48,10 @@ class LearnerRun:
         rounds = np.arange(1, len(self.expected_gft) + 1)
         return rounds * benchmark - np.cumsum(self.expected_gft)
 
+    def final_regret(self, benchmark: float) -> float:
+        """The cumulative regret at the last round."""
+        return float(len(self.expected_gft) * benchmark - self.expected_gft.sum())
+
     def regret_by_phase(self, benchmark: float) -> dict[str, float]:
         """sum over the rounds of each phase of OPT - E[GFT]; the values add up to the final regret."""
         per_round = benchmark - self.expected_gft
@@ -75,7 +80,7 @@ def run_learner(
     schedule = spec.schedule(market.horizon, settings, grid_offset)
     info = spec.play(market, LearnerContext(rng, schedule, settings, best_price))
     log = market.log()
-    expected = gft_table(dist, log.seller_price, log.buyer_price)["gft"]
+    expected = expected_gft(dist, log.seller_price, log.buyer_price)
     product_form = info.get("product_form")
     return LearnerRun(
         name,
@@ -88,6 +93,16 @@ def run_learner(
         product_form=None if product_form is None else bool(product_form),
         info=info,
     )
+
+
+def expected_gft(dist: ValuationDistribution, p: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """E[GFT(p_t, q_t)] of every round, evaluated once per run of identical consecutive couples
+    (a committed or fixed price repeats one couple for most of the horizon)."""
+    if len(p) == 0:
+        return np.zeros(0)
+    starts = np.concatenate(([0], np.flatnonzero((p[1:] != p[:-1]) | (q[1:] != q[:-1])) + 1))
+    values = gft_table(dist, p[starts], q[starts])["gft"]
+    return np.repeat(values, np.diff(np.append(starts, len(p))))
 
 
 def horizon_grid(horizon: int, min_exponent: int) -> list[int]:

@@ -13,7 +13,7 @@ from models.bilateral_trade.schedule import Schedule
 
 __all__ = ["EXP3_BATCH", "dyadic_couples", "exp3_profit_collection", "gbb_one_bit_paper_learner"]
 
-EXP3_BATCH = 256  # rounds between two Exp3 weight updates (feedback delayed by at most one batch)
+EXP3_BATCH = 1024  # rounds between two Exp3 weight updates (feedback delayed by at most one batch)
 LP_MIN_BATCH, LP_GROWTH = 64, 0.05  # the optimistic LP is re-solved every max(64, 5% of rounds so far)
 
 

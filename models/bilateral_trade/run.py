@@ -194,8 +194,8 @@ def _simulate(
                 profit = outcome.cumulative_profit()
                 tally.min_profit = min(tally.min_profit, float(profit.min(initial=0.0)))
                 scan_gbb, scan_wbb, scan_profit = scans[name]
-                scan_gbb.append(float(outcome.regret(bench.gbb)[-1]))
-                scan_wbb.append(float(outcome.regret(bench.wbb)[-1]))
+                scan_gbb.append(outcome.final_regret(bench.gbb))
+                scan_wbb.append(outcome.final_regret(bench.wbb))
                 scan_profit.append(float(profit[-1]))
                 if horizon == params.horizon:
                     tally.add_final(outcome, bench, checkpoints)
