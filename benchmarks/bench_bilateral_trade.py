@@ -8,7 +8,11 @@ Each learner runs on the same valuation pools and the same learner seed twice:
 Both must produce the identical sequence of couples, trades and profit (checked: "same"). The
 learners' own statistics and LP solves are shared code, so the ratio isolates the round loop.
 Regret accounting (expected GFT of every posted couple) is excluded from both timings.
-A second table compares the one-bit and two-bit explore-then-commit learners' regret on
+The headline table runs the whole method (`run`, its defaults: T = 2^20, 5 seeds, random grid offsets)
+on two separated markets and two small squares: regret against GBB by learner, as a multiple of the
+best fixed price's, median slope and IQR over seeds, crossing round, regret by phase, and the GBB
+bracket. A third table follows the paper-faithful learner beyond the page's largest horizon.
+The last table compares the one-bit and two-bit explore-then-commit learners' regret on
 independent uniform values (same pools, same exploration couples): what the second bit buys.
 
     python benchmarks/bench_bilateral_trade.py [--quick]
@@ -28,13 +32,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from models.bilateral_trade.benchmarks import compute_benchmarks  # noqa: E402
 from models.bilateral_trade.distributions import EPS  # noqa: E402
 from models.bilateral_trade.experiment import run_learner  # noqa: E402
-from models.bilateral_trade.learners_gbb import gbb_full_learner, gbb_one_bit_learner  # noqa: E402
-from models.bilateral_trade.learners_two_bit import wbb_two_bit_learner  # noqa: E402
-from models.bilateral_trade.learners_wbb import fixed_price_learner, wbb_one_bit_learner  # noqa: E402
+from models.bilateral_trade.learners import LEARNERS, LearnerContext  # noqa: E402
 from models.bilateral_trade.market import GUARD, Market  # noqa: E402
-from models.bilateral_trade.params import DistributionParams  # noqa: E402
+from models.bilateral_trade.params import DistributionParams, Params  # noqa: E402
+from models.bilateral_trade.run import run  # noqa: E402
 from models.bilateral_trade.scenarios import build_distribution  # noqa: E402
-from models.bilateral_trade.schedule import LearnerSettings, make_schedule  # noqa: E402
+from models.bilateral_trade.schedule import LearnerSettings  # noqa: E402
+from models.common import no_progress  # noqa: E402
 
 MARGIN = 1e-9  # the same safety margin as the vectorised guard
 
@@ -64,6 +68,22 @@ class LoopMarket(Market):
             i += 1
         return np.array(bits, dtype=bool)
 
+    def play_or_halt(self, p, q, phase):  # type: ignore[no-untyped-def]
+        (ps, pb), _ = self._pools
+        bits, played = [], []
+        for i in range(min(len(p), self.remaining)):
+            pi, qi = float(p[i]), float(q[i])
+            covered = pi - qi <= 0 or self.budget >= pi - qi + MARGIN
+            if not covered:  # the no-trade couple instead, in the same round
+                pi, qi = 0.0, 1.0
+            k = self._next[0]
+            trade = bool(ps[k] <= pi + EPS and pb[k] >= qi - EPS)
+            self._post(pi, qi, ps[k], pb[k], trade, phase if covered else GUARD)
+            self._next[0] += 1
+            bits.append(trade)
+            played.append(covered)
+        return np.array(bits, dtype=bool), np.array(played, dtype=bool)
+
     def _post(self, p: float, q: float, s: float, b: float, trade: bool, phase: int) -> None:
         t = self.t
         self._p[t], self._q[t], self._s[t], self._b[t], self._trade[t], self._phase[t] = p, q, s, b, trade, phase
@@ -73,18 +93,9 @@ class LoopMarket(Market):
 
 
 def _play(name: str, market: Market, seed: int, settings: LearnerSettings, best_price: float) -> None:
-    rng = np.random.default_rng(seed)
-    schedule = make_schedule(market.horizon, settings)
-    if name == "fixed_price":
-        fixed_price_learner(market, best_price)
-    elif name == "wbb_one_bit":
-        wbb_one_bit_learner(market, rng, schedule)
-    elif name == "wbb_two_bit":
-        wbb_two_bit_learner(market, rng, schedule)
-    elif name == "gbb_one_bit":
-        gbb_one_bit_learner(market, rng, schedule, settings)
-    else:
-        gbb_full_learner(market, rng, schedule, settings)
+    spec = LEARNERS[name]
+    schedule = spec.schedule(market.horizon, settings, None)
+    spec.play(market, LearnerContext(np.random.default_rng(seed), schedule, settings, best_price))
 
 
 def main() -> None:
@@ -97,12 +108,12 @@ def main() -> None:
     bench = compute_benchmarks(dist, 101)
     settings = LearnerSettings()
     print(f"two separated markets, vectorised: T = {horizon:,} x {seeds} seeds; loop baseline: T = {loop_horizon:,} x 1 seed")
-    print(f"{'learner':<13} {'vectorised s':>13} {'vec rounds/s':>14} {'loop rounds/s':>14} {'speed-up':>9} {'same':>5} {'guard rounds':>13}")
+    print(f"{'learner':<18} {'vectorised s':>13} {'vec rounds/s':>14} {'loop rounds/s':>14} {'speed-up':>9} {'same':>5} {'guard rounds':>13}")
     all_pools = []
     for seed in range(seeds):
         pool_rng = np.random.default_rng([seed, horizon])
         all_pools.append((dist.sample(pool_rng, horizon), dist.sample(pool_rng, horizon)))
-    for name in ("fixed_price", "wbb_one_bit", "wbb_two_bit", "gbb_one_bit", "gbb_full"):
+    for name in LEARNERS:
         vector_seconds = 0.0
         guard_rounds = 0
         for seed, seed_pools in enumerate(all_pools):
@@ -132,12 +143,65 @@ def main() -> None:
         vec_rate = horizon * seeds / vector_seconds
         loop_rate = loop_horizon / loop_seconds
         print(
-            f"{name:<13} {vector_seconds:>13.2f} {vec_rate:>14,.0f} {loop_rate:>14,.0f} "
+            f"{name:<18} {vector_seconds:>13.2f} {vec_rate:>14,.0f} {loop_rate:>14,.0f} "
             f"{(loop_horizon / fast_seconds) / loop_rate:>8.1f}x {'yes' if same else 'NO':>5} {guard_rounds // seeds:>13,}"
         )
     print("vectorised s: all seeds, valuation sampling excluded; speed-up: both markets on the loop's T and seed;")
     print("same: identical couples and trades; guard rounds: per seed at the vectorised T")
+    _headline_table(args.quick)
+    _paper_beyond(args.quick)
     _feedback_table(args.quick)
+
+
+def _headline_table(quick: bool) -> None:
+    """The method end to end (its defaults) on the two bounded-density instances of the issue."""
+    horizon, seeds = (1 << 16, 3) if quick else (1 << 20, 5)
+    for kind in ("two_markets", "two_squares"):
+        started = time.perf_counter()
+        result = run(Params(distribution=DistributionParams(kind=kind), horizon=horizon, seeds=seeds), no_progress)
+        seconds = time.perf_counter() - started
+        b = result.benchmarks
+        fixed = (b.gbb - b.fixed_price) * horizon
+        print(f"\n{kind}: T = {horizon:,} x {seeds} seeds, run() in {seconds:.1f} s wall")
+        print(f"  GBB bracket [{b.gbb_lower:.5f}, {b.gbb_upper:.5f}]; best fixed price {b.fixed_price:.5f}; "
+              f"fixed-price regret {fixed:,.0f}")
+        print(f"  {'learner':<18} {'regret':>9} {'x fixed':>8} {'slope':>6} {'IQR':>13} {'crossing':>9} "
+              f"{'win T (3/4)':>11}  regret by phase (collection/exploration/exploitation/guard)")
+        for name, s in result.learners.items():
+            iqr = "-" if s.regret_slope_iqr is None else f"{s.regret_slope_iqr[0]:.3f}-{s.regret_slope_iqr[1]:.3f}"
+            slope = "-" if s.regret_slope_vs_gbb is None else f"{s.regret_slope_vs_gbb:.3f}"
+            win = "-" if s.win_horizon_at_rate is None else f"{s.win_horizon_at_rate:.2g}"
+            phases = "/".join(f"{v:,.0f}" for v in s.regret_by_phase.model_dump().values())
+            print(f"  {name:<18} {s.final_regret_vs_gbb:>9,.0f} {s.final_regret_vs_gbb / fixed:>8.2f} {slope:>6} "
+                  f"{iqr:>13} {str(s.crossing_round or '-'):>9} {win:>11}  {phases}")
+        verdict = result.verdict()
+        print(f"  verdict: {verdict.label} ({verdict.tone})")
+
+
+def _paper_beyond(quick: bool) -> None:
+    """The paper-faithful learner past the page's largest horizon: does its regret ratio to the best
+    fixed price fall, as the T^(3/4) rate predicts?"""
+    dist = build_distribution(DistributionParams(kind="two_markets"))
+    bench = compute_benchmarks(dist, 101)
+    gap = bench.gbb - bench.fixed_price
+    print("\ntwo separated markets, gbb_one_bit_paper alone, 3 seeds (random grid offsets)")
+    print(f"{'T':>11} {'regret':>10} {'x fixed':>8} {'collection rounds':>18} {'guard rounds':>13}")
+    for exponent in (16, 18) if quick else (18, 20, 22):
+        horizon = 1 << exponent
+        regrets, collect, guard = [], [], []
+        for seed in range(3):
+            pool_rng = np.random.default_rng([seed, horizon, 11])
+            pools = (dist.sample(pool_rng, horizon), dist.sample(pool_rng, horizon))
+            outcome = run_learner(
+                "gbb_one_bit_paper", dist, pools, np.random.default_rng(seed), LearnerSettings(),
+                bench.fixed_price_x, float(np.random.default_rng([seed, 5]).random()),
+            )
+            regrets.append(outcome.final_regret(bench.gbb))
+            counts = np.bincount(outcome.phase, minlength=4)
+            collect.append(counts[0])
+            guard.append(counts[GUARD])
+        print(f"{horizon:>11,} {np.mean(regrets):>10,.0f} {np.mean(regrets) / (gap * horizon):>8.2f} "
+              f"{np.mean(collect):>18,.0f} {np.mean(guard):>13,.0f}")
 
 
 def _feedback_table(quick: bool) -> None:

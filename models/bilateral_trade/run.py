@@ -226,11 +226,13 @@ def _summary(
     if tally.regret_sum is not None and name != "fixed_price":
         crossing = crossing_round(tally.regret_sum / seeds, gap)
     fit = fit_power_law(horizons[-_WIN_FIT_POINTS:], mean_gbb[-_WIN_FIT_POINTS:])
+    can_win = spec.family == "gbb"  # a WBB learner's regret vs GBB is at least gap x T
+    final_gbb = float(np.mean([s[-1] for s in tally.scan_gbb]))
     phase_means = {key: float(np.mean([p[key] for p in tally.phase_regret])) for key in tally.phase_regret[0]}
     return LearnerSummary(
         label=spec.label,
         family=spec.family,
-        final_regret_vs_gbb=float(np.mean([s[-1] for s in tally.scan_gbb])),
+        final_regret_vs_gbb=final_gbb,
         final_regret_vs_wbb=float(np.mean([s[-1] for s in tally.scan_wbb])),
         regret_slope_vs_gbb=float(np.median(finite)) if finite else None,
         regret_slope_iqr=(float(np.percentile(finite, 25)), float(np.percentile(finite, 75)))
@@ -240,10 +242,8 @@ def _summary(
         regret_slope_vs_wbb=fit_slope(horizons, np.mean(tally.scan_wbb, axis=0).tolist()),
         regret_by_phase=PhaseRegret(**phase_means),
         crossing_round=crossing,
-        win_horizon=None if fit is None or name == "fixed_price" else win_horizon(fit[0], fit[1], gap),
-        win_horizon_at_rate=None
-        if name == "fixed_price"
-        else win_horizon_at_rate(horizons[-1], float(np.mean([s[-1] for s in tally.scan_gbb])), gap),
+        win_horizon=win_horizon(fit[0], fit[1], gap) if can_win and fit is not None else None,
+        win_horizon_at_rate=win_horizon_at_rate(horizons[-1], final_gbb, gap) if can_win else None,
         min_cumulative_profit=tally.min_profit,
         final_cumulative_profit=float(np.mean([s[-1] for s in tally.scan_profit])),
         average_gft=float(np.mean(tally.final_gft)),
