@@ -194,9 +194,8 @@ def render(job: JobView) -> None:
         _exact_table(result)
         show_figures(job, ["exact_vs_estimate"])
     else:
-        st.warning("No exact reference for this run: the global-readout predictor has no receptive-field bound and "
-                   "the molecule has more than 16 atoms. Only the surrogate's held-out R² below is known, and R² is "
-                   "no proxy for interaction accuracy.")
+        st.warning("No exact reference for this run (the banner above says why): only the surrogate's held-out R² "
+                   "below is known, and R² is no proxy for interaction accuracy.")
     st.subheader("Against other estimators at the same budget")
     _comparison_table(result)
     show_figures(job, ["error_curve"])

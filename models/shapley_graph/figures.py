@@ -30,7 +30,7 @@ def _colour(value: float, bound: float) -> str:
 
 def _colourbar(title: str, x: float) -> dict[str, object]:
     """A vertical colourbar with a horizontal title and a few short ticks, placed at x (paper units)."""
-    return dict(title=dict(text=title, side="top"), x=x, len=0.8, thickness=14, nticks=5, tickformat=".2~f")
+    return dict(title=dict(text=title, side="top"), x=x, len=0.8, thickness=14, nticks=5, tickformat=".2~g")
 
 
 def molecule_figure(result: Result) -> go.Figure:

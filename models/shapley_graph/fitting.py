@@ -155,7 +155,8 @@ def fit_surrogate(
     bond) in closed form. The first-order part stays outside the network; the bond terms are embedded
     exactly as its warm start, and the network then fits what is left by proximal ALS sweeps (ridge
     annealed) on a training split, watching a held-out split (for the reported held-out R^2). The best
-    sweep is kept and refitted on every query for a couple of sweeps. A game that is exactly additive,
+    sweep is kept and refitted on every query for a couple of sweeps; when no sweep beats the warm
+    start on the held-out split (few queries for many cores), the warm start is kept as it is. A game that is exactly additive,
     or additive plus bond pairs, is represented exactly without any sweep. Finally the intercept and a
     uniform shift of the linear part make g match v(empty) and v(N) exactly, so the Shapley values are
     exactly efficient (sum phi = v(N) - v(empty)); the graph-local quadratic alone (the warm start) is
@@ -198,6 +199,11 @@ def fit_surrogate(
         tn.cores = quadratic_cores(layout, chi, 0.0, zero, pair_weights / residual_scale, rng, noise=0.02, device=device)
         solver = _ALS(tn, coalitions[train], r[train], w[train], ridge)
         best = ([c.clone() for c in tn.cores], np.inf)
+        warm_cores: list[torch.Tensor] | None = None
+        if n_heldout:  # the sweeps must beat the warm start itself on held-out coalitions, or it is kept
+            warm_cores = quadratic_cores(layout, chi, 0.0, zero, pair_weights / residual_scale, rng, device=device)
+            warm_pred = GraphTensorNetwork(layout, chi, warm_cores).evaluate(zf[heldout]).cpu().numpy()
+            best = (warm_cores, float(np.mean((warm_pred - r[heldout]) ** 2)))
         stale = 0
         total = max_sweeps + (refit_sweeps if n_heldout else 0)
         for sweep in range(max_sweeps):
@@ -223,7 +229,7 @@ def fit_surrogate(
             full = intercept + coalitions[heldout].astype(np.float64) @ linear + residual_scale * pred
             heldout_r2 = r_squared(y[heldout], full)
             solver = _ALS(tn, coalitions, r, w, max(ridge * 0.6**sweeps, 1e-4))
-            for k in range(refit_sweeps):
+            for k in range(refit_sweeps if best[0] is not warm_cores else 0):
                 solver.sweep()
                 if progress is not None:
                     progress((max_sweeps + k + 1) / total)

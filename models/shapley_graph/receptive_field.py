@@ -25,7 +25,7 @@ __all__ = [
 ]
 
 MAX_FIELD_ATOMS = 16  # 2^16 local coalitions for one atom
-MAX_FIELD_ROWS = 2**20  # all atoms together: about 20 s of GNN evaluations on one core at 60 atoms
+MAX_FIELD_ROWS = 2**19  # all atoms together: at most about 20 s of GNN evaluations on one core
 
 
 def receptive_fields(n: int, bonds: tuple[tuple[int, int], ...], hops: int) -> list[tuple[int, ...]]:

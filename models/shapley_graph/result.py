@@ -137,10 +137,11 @@ class Result(MethodResult):
     def verdict(self) -> Verdict:
         if self.exact is None or self.relative_l2_error is None or self.sii_relative_l2_error is None:
             r2 = f"{self.surrogate_r2:.3f}" if self.surrogate_r2 is not None else "n/a"
+            why = ("the global-readout predictor has no receptive-field bound" if self.predictor == "gnn_global"
+                   else "its receptive fields are too large for an exact computation within a job's limits")
             return Verdict("No exact reference", "info",
-                           f"{self.n_atoms} atoms with the global-readout predictor: no receptive-field bound and too "
-                           f"many atoms for brute force; only the surrogate's held-out R^2 ({r2}) is known, and R^2 "
-                           "is no proxy for interaction accuracy.")
+                           f"{self.n_atoms} atoms are too many for brute force and {why}; only the surrogate's "
+                           f"held-out R^2 ({r2}) is known, and R^2 is no proxy for interaction accuracy.")
         shap, sii = self.relative_l2_error, self.sii_relative_l2_error
         good = shap <= SHAPLEY_TARGET and sii <= SII_TARGET
         kernel = next((b for b in self.baselines if b.name == "KernelSHAP" and b.shapley_error is not None), None)

@@ -93,3 +93,13 @@ def test_sixty_atoms_are_exact_in_seconds() -> None:
     reference = receptive_field_indices(listed("vincristine"), "baseline")
     assert reference.largest_field <= 13 and 0 < reference.coalitions < reference.model_rows
     assert np.isfinite(reference.indices.sii).all()
+
+
+def test_fields_too_large_for_a_job_give_no_reference_instead_of_a_long_run() -> None:
+    from models.shapley_graph.molecules import parse_molecule
+    from models.shapley_graph.reference import exact_reference
+
+    crowded = parse_molecule("CC(C)(C)C(C(C)(C)C)(C(C)(C)C)C(C)(C)C")  # 17 atoms, the centre sees all of them
+    with pytest.raises(ValueError, match="too large"):
+        receptive_field_indices(crowded, "baseline")
+    assert exact_reference(crowded, "gnn", "baseline") is None
