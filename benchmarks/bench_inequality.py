@@ -1,22 +1,30 @@
-"""Benchmark of the NSPI inequality prover on a fixed suite, against a plain dense cvxpy SOS baseline.
+"""Benchmark of the NSPI inequality prover: a global suite against a plain dense cvxpy SOS baseline, a
+constrained suite against the unconstrained pipeline, and the time budget on a large instance.
 
-For every instance the full pipeline runs (parse, refute, propose, round + project, exact check; Lean
-off). For each proved instance the baseline solves the same target (p, or D*p when a multiplier was
-needed) as a dense SOS feasibility SDP over *all* monomials of degree <= d/2 (no Newton polytope,
-no pruning, no sparsity) with the same solver, and the table shows the SDP-time ratio.
+1. Global suite: the full pipeline (parse, refute, fast paths, propose, round + project, both checks;
+   Lean off). For each proved instance the baseline solves the same target (p, or D*p when a
+   multiplier was needed) as a dense SOS feasibility SDP over *all* monomials of degree <= d/2 (no
+   Newton polytope, no pruning, no sparsity) with the same solver; the table shows the ratio.
+2. Constrained suite (AM-GM, Schur-type, Cauchy-Schwarz on a simplex, disc constraints, strict claims,
+   false claims on a domain) over 3 refuter seeds: success rate, time per stage, and what the
+   unconstrained pipeline (the same claim without its hypotheses) answers.
+3. Budget: x1^10 + ... + x10^10 + 1 >= 0 with time_budget_s = 5, fast paths off and on (wall time).
 
-    python benchmarks/bench_inequality.py [--quick]
+    python benchmarks/bench_inequality.py [--quick] [--no-baseline] [--only constrained|global|budget]
 """
 
 from __future__ import annotations
 
 import argparse
+import re
+import resource
 import statistics
 import sys
 import time
 import warnings
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -26,7 +34,7 @@ from models.common.contract import no_progress  # noqa: E402
 from models.inequality.basis import full_basis  # noqa: E402
 from models.inequality.multipliers import multiplier  # noqa: E402
 from models.inequality.params import Params  # noqa: E402
-from models.inequality.parser import parse_inequality  # noqa: E402
+from models.inequality.parser import parse_inequality, parse_problem  # noqa: E402
 from models.inequality.polynomial import Polynomial, sum_polys  # noqa: E402
 from models.inequality.run import run  # noqa: E402
 
@@ -134,11 +142,103 @@ def dense_baseline(target: Polynomial) -> tuple[float, str, int]:
     return time.perf_counter() - started, str(problem.status), n
 
 
+def constrained_suite() -> list[tuple[str, str, list[str], dict[str, Any], str]]:
+    """(name, problem, hypotheses, extra params, expected status)."""
+    nonneg3 = ["x >= 0", "y >= 0", "z >= 0"]
+    simplex3 = [*nonneg3, "x + y + z = 1"]
+    disc = ["x^2 + y^2 <= 1"]
+    return [
+        ("AM-GM 3 cubes, x,y,z >= 0", "x^3 + y^3 + z^3 >= 3*x*y*z", nonneg3, {}, "proved"),
+        ("AM-GM xy <= 1/4 on x+y=1", "x*y <= 1/4", ["x + y = 1"], {}, "proved"),
+        ("AM-GM xyz <= 1/27 simplex", "x*y*z <= 1/27", simplex3, {}, "proved"),
+        ("AM-GM 4 vars on simplex", "x*y*z*w <= 1/256", ["x >= 0", "y >= 0", "z >= 0", "w >= 0", "x + y + z + w = 1"],
+         {}, "proved"),
+        ("Schur t=1, x,y,z >= 0", "x*(x - y)*(x - z) + y*(y - x)*(y - z) + z*(z - x)*(z - y) >= 0", nonneg3,
+         {"degree_bound": 6}, "proved"),
+        ("Schur t=2, x,y,z >= 0", "x^2*(x - y)*(x - z) + y^2*(y - x)*(y - z) + z^2*(z - x)*(z - y) >= 0", nonneg3,
+         {}, "proved"),
+        ("C-S x^2+y^2+z^2 >= 1/3 simplex", "x^2 + y^2 + z^2 >= 1/3", ["x + y + z = 1"], {}, "proved"),
+        ("power mean cubes on simplex", "x^3 + y^3 + z^3 >= 1/9", simplex3, {}, "proved"),
+        ("C-S 3(ax+by+cz)^2 <= ... simplex", "(a*x + b*y + c*z)^2 <= a^2 + b^2 + c^2",
+         ["x^2 + y^2 + z^2 = 1"], {}, "proved"),
+        ("disc x + y <= 3/2", "x + y <= 3/2", disc, {}, "proved"),
+        ("disc x*y <= 1/2", "x*y <= 1/2", disc, {}, "proved"),
+        ("disc x^2 - y^2 <= 1", "x^2 - y^2 <= 1", disc, {}, "proved"),
+        ("box xy + 1 >= x + y", "x*y + 1 >= x + y", ["x <= 1", "y <= 1"], {}, "proved"),
+        ("x + y >= 2 given xy = 1", "x + y >= 2", ["x*y = 1", "x >= 0", "y >= 0"], {"degree_bound": 4}, "proved"),
+        ("strict 2 - x^2 - y^2 > 0 disc", "2 - x^2 - y^2 > 0", disc, {}, "proved"),
+        ("strict x + y < 3/2 disc", "x + y < 3/2", disc, {}, "proved"),
+        ("strict x^2 + y^2 > 0 on x+y=1", "x^2 + y^2 > 0", ["x + y = 1"], {}, "proved"),
+        ("strict global x^2-xy+y^2+1 > 0", "x^2 - x*y + y^2 + 1 > 0", [], {}, "proved"),
+        ("false strict xy < 1/4 on x+y=1", "x*y < 1/4", ["x + y = 1"], {}, "refuted"),
+        ("false xy >= 1/4 on x+y=1", "x*y >= 1/4", ["x + y = 1"], {}, "refuted"),
+        ("false x + y <= 1 quarter disc", "x + y <= 1", [*disc, "x >= 0", "y >= 0"], {}, "refuted"),
+        ("false x^3 >= x, x >= 0", "x^3 >= x", ["x >= 0"], {}, "refuted"),
+    ]
+
+
+def run_constrained(seeds: tuple[int, ...] = (0, 1, 2)) -> None:
+    """The constrained suite over several refuter seeds, with the unconstrained pipeline alongside."""
+    cases = constrained_suite()
+    header = (f"{'instance':34s} {'n':>2s} {'hyp':>3s} {'expected':9s} " + " ".join(f"{'seed ' + str(s):>9s}" for s in seeds)
+              + f" {'median s':>8s} {'route':28s} {'unconstrained':13s} {'unc. s':>6s}")
+    print(header)
+    print("-" * len(header))
+    stage_times: dict[str, list[float]] = {}
+    successes = {seed: 0 for seed in seeds}
+    for name, problem, hypotheses, extra, expected in cases:
+        statuses, times, route = [], [], ""
+        for seed in seeds:
+            started = time.perf_counter()
+            result = run(Params(problem=problem, hypotheses=hypotheses, seed=seed, lean_check=False, **extra), no_progress)
+            times.append(time.perf_counter() - started)
+            statuses.append(result.status)
+            successes[seed] += result.status == expected
+            route = route or result.route
+            for stage in result.stages:
+                key = re.sub(r" \(.*", "", stage.name)
+                stage_times.setdefault(key, []).append(stage.seconds)
+        started = time.perf_counter()
+        free = run(Params(problem=problem, lean_check=False, time_budget_s=30), no_progress)
+        free_s = time.perf_counter() - started
+        n = len(parse_problem(problem, hypotheses).variables)
+        marks = " ".join(f"{s[:9]:>9s}" for s in statuses)
+        print(f"{name:34s} {n:2d} {len(hypotheses):3d} {expected:9s} {marks} {statistics.median(times):8.2f} "
+              f"{route[:28]:28s} {free.status:13s} {free_s:6.2f}", flush=True)
+    print("-" * len(header))
+    for seed in seeds:
+        print(f"seed {seed}: success rate {successes[seed]}/{len(cases)} ({100.0 * successes[seed] / len(cases):.0f}%)")
+    print("median time per stage (s): " + ", ".join(
+        f"{stage} {statistics.median(t):.3f} (n={len(t)})" for stage, t in stage_times.items()))
+
+
+def run_budget() -> None:
+    """The issue's case: 52 s at 1.9 GB under a 5 s budget before; now bounded by the budget."""
+    problem = " + ".join(f"x{i}^10" for i in range(1, 11)) + " + 1 >= 0"
+    for fast in (False, True):
+        started = time.perf_counter()
+        result = run(Params(problem=problem, time_budget_s=5.0, fast_paths=fast, lean_check=False), no_progress)
+        wall = time.perf_counter() - started
+        print(f"x1^10+...+x10^10+1 >= 0, budget 5 s, fast paths {'on ' if fast else 'off'}: {result.status} "
+              f"({result.route or (result.reason or '')[:60]}), wall {wall:.2f} s, peak RSS of this process "
+              f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="run a 10-instance subset")
     parser.add_argument("--no-baseline", action="store_true", help="skip the dense baseline")
+    parser.add_argument("--only", choices=["global", "constrained", "budget"], help="run one part")
     args = parser.parse_args()
+    if args.only in (None, "budget"):
+        run_budget()
+    if args.only in (None, "constrained"):
+        run_constrained()
+    if args.only in (None, "global"):
+        run_global(args)
+
+
+def run_global(args: argparse.Namespace) -> None:
     cases = [c for c in suite() if not args.quick or c[0] in QUICK]
     header = (f"{'instance':24s} {'n':>2s} {'d':>2s} {'status':9s} {'ok':3s} {'k':>1s} {'blocks':>14s} "
               f"{'total s':>8s} {'SDP s':>7s} {'exact s':>7s} {'dense n':>7s} {'dense s':>8s} {'ratio':>6s}")

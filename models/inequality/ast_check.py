@@ -29,6 +29,9 @@ MAX_NODES = 2_000_000
 MAX_EXPONENT = 24
 MAX_DEPTH = 200
 POINTS = 6
+MAX_DEGREE = 64  # of any sub-expression (certificates reach twice the problem's degree 12 plus multipliers)
+POINT_BITS = 42  # numerator and denominator of a sample coordinate: |a| <= 10^9, b <= 10^3
+MAX_BITS = 4_000_000  # of a value at a sample point (a sum doubles it at most: a generous bound)
 
 _EQUALS = re.compile(r"(?<![<>=!])=(?!=)")
 
@@ -149,18 +152,35 @@ def _expression(text: Any, label: str) -> Program:
 
 
 def _checked(program: Program, label: str) -> Program:
-    """Refuse division by anything that depends on a variable (the divisor's sub-program has a name)."""
-    has_name: list[bool] = []
-    for op, _arg in program:
-        if op in ("num", "var"):
-            has_name.append(op == "var")
-        elif op in ("neg", "pos", "pow"):
+    """Refuse division by anything that depends on a variable, and bound every sub-expression's degree
+    and the bit size of its values at the sampled points before anything is evaluated (nested powers
+    such as ((x**24)**24)**24 would otherwise produce numbers with billions of digits)."""
+    stack: list[tuple[bool, int, int]] = []  # (has a variable, degree, bits of a value at a sample point)
+    constant_bits = 0  # sums of fractions with different denominators grow by these at most
+    for op, arg in program:
+        if op == "num":
+            bits = max(arg.numerator.bit_length(), arg.denominator.bit_length()) + 1
+            constant_bits += bits
+            if constant_bits > MAX_BITS:
+                raise _Reject(f"{label}: the numbers are too large for the evaluator ({MAX_BITS} bits)")
+            stack.append((False, 0, bits))
+        elif op == "var":
+            stack.append((True, 1, POINT_BITS))
+        elif op in ("neg", "pos"):
             continue
+        elif op == "pow":
+            named, degree, bits = stack.pop()
+            stack.append((named, degree * arg, bits * max(arg, 1)))
         else:
-            right, left = has_name.pop(), has_name.pop()
-            if op == "div" and right:
+            (r_named, r_degree, r_bits), (l_named, l_degree, l_bits) = stack.pop(), stack.pop()
+            if op == "div" and r_named:
                 raise _Reject(f"{label}: division by an expression with variables")
-            has_name.append(left or right)
+            if op in ("add", "sub"):
+                stack.append((l_named or r_named, max(l_degree, r_degree), max(l_bits, r_bits) + 1))
+            else:
+                stack.append((l_named or r_named, l_degree + r_degree, l_bits + r_bits))
+        if stack and (stack[-1][1] > MAX_DEGREE or stack[-1][2] > MAX_BITS):
+            raise _Reject(f"{label}: degree or number size above the evaluator's limits ({MAX_DEGREE}, {MAX_BITS} bits)")
     return program
 
 

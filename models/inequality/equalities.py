@@ -10,14 +10,19 @@ lambda of the published certificate, which then holds in the original variables.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from models.common.contract import MethodInputError
+
 from .budget import check_time
 from .polynomial import Polynomial, sum_polys
 
-__all__ = ["Elimination", "eliminate_linear", "lift_residual", "substitute"]
+__all__ = ["MAX_SUBSTITUTED_TERMS", "Elimination", "eliminate_linear", "lift_residual", "substitute"]
+
+MAX_SUBSTITUTED_TERMS = 20_000
 
 
 @dataclass(frozen=True)
@@ -39,6 +44,16 @@ class Elimination:
     eliminated: list[int] = field(default_factory=list)  # hypothesis indices used up
 
     def apply(self, poly: Polynomial) -> Polynomial:
+        """poly after every substitution; bounded first: the result has at most the monomials of its degree
+        in the remaining variables, and substituting into a dense high-degree polynomial can explode."""
+        if self.substitutions and not poly.is_zero():
+            remaining = len(poly.variables) - len(self.substitutions)
+            bound = math.comb(remaining + poly.degree(), poly.degree())
+            if bound > MAX_SUBSTITUTED_TERMS:
+                raise MethodInputError(
+                    f"hypotheses: substituting the linear equalities may expand a polynomial to {bound} terms, above "
+                    f"the maximum of {MAX_SUBSTITUTED_TERMS}; use fewer variables or a lower degree"
+                )
         for sub in self.substitutions:
             poly = substitute(poly, sub.index, sub.phi)
         return poly

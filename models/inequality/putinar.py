@@ -30,6 +30,7 @@ from .sos import SosOptions, SosOutcome, refine_solution, solve_system
 
 __all__ = ["MAX_ENTRIES", "ConstrainedSearch", "choose_margins", "constrained_search"]
 
+MAX_WEIGHT_PRODUCTS = 100_000  # term products of g_i * g_k (as the parser bounds a product)
 MAX_ENTRIES = 12_000  # Gram entries of one weighted system (all blocks), checked before building it
 
 
@@ -83,7 +84,9 @@ def _blocks(
         weights.append((("product", (i,)), g))
     if pairs:
         for (i, g), (k, h) in itertools.combinations(gs.items(), 2):
-            weights.append((("product", (i, k)), g * h))
+            # bounded before multiplying: a product above the degree is never used, a huge one never built
+            if g.degree() + h.degree() <= degree and len(g.terms) * len(h.terms) <= MAX_WEIGHT_PRODUCTS:
+                weights.append((("product", (i, k)), g * h))
     for j, h in hs.items():
         weights += [(("eq", j, 1), h), (("eq", j, -1), -h)]
     bases, ws, labels = [], [], []

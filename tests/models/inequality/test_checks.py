@@ -115,3 +115,25 @@ def test_a_user_certificate_is_checked_without_search_and_exported() -> None:
     rejected = prove(*AMGM3, certificate=wrong)
     assert rejected.status == "not_proved" and "given certificate was rejected" in (rejected.reason or "")
     assert rejected.lean_source is None
+
+
+@pytest.mark.parametrize(
+    "poly",
+    ["((x**24)**24)**24", "(((10**20)**24)**24)**24", "((x**2)**24)**2"],
+)
+def test_the_evaluator_bounds_degree_and_number_size_before_evaluating(poly: str) -> None:
+    import time
+
+    started = time.perf_counter()
+    report = check_independently("x^2 >= 0", [], {"squares": [{"coeff": "1", "poly": poly}]})
+    assert not report.ok and "limits" in report.reason
+    assert time.perf_counter() - started < 0.5
+
+
+def test_substitution_is_bounded_before_it_expands() -> None:
+    from models.common.contract import MethodInputError
+
+    names = [f"x{i}" for i in range(1, 13)]
+    problem = " + ".join(f"{n}^12" for n in names) + " >= 0"
+    with pytest.raises(MethodInputError, match="hypotheses: substituting the linear equalities"):
+        prove(problem, [" + ".join(names) + " = 1"], refute_starts=1)
