@@ -119,7 +119,7 @@ def test_a_user_certificate_is_checked_without_search_and_exported() -> None:
 
 @pytest.mark.parametrize(
     "poly",
-    ["((x**24)**24)**24", "(((10**20)**24)**24)**24", "((x**2)**24)**2"],
+    ["((x**24)**24)**24", "((((10**20)**24)**24)**24)**24", "((x**2)**24)**2"],
 )
 def test_the_evaluator_bounds_degree_and_number_size_before_evaluating(poly: str) -> None:
     import time
