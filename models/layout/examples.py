@@ -1,25 +1,24 @@
-"""Example scenes shipped in static/scenes (bedroom, office, living room, kitchen, classroom)."""
+"""Example scenes shipped in static/scenes (studio, bedroom, office, living room, kitchen, classroom)."""
 
 from __future__ import annotations
 
 import json
 from functools import cache
-from pathlib import Path
 from typing import Any
 
+from models.common.paths import static_path
 from models.layout.scene import Relation, Scene
 from models.layout.sentences import render
 
-__all__ = ["SCENE_DIR", "SCENE_NAMES", "examples", "load_scene", "scene_file"]
+__all__ = ["SCENE_NAMES", "examples", "load_scene", "scene_file"]
 
-SCENE_DIR = Path(__file__).resolve().parents[2] / "static" / "scenes"
-SCENE_NAMES = ("bedroom", "office", "living_room", "kitchen", "classroom")
+SCENE_NAMES = ("studio", "bedroom", "office", "living_room", "kitchen", "classroom")
 
 
 @cache
 def scene_file(name: str) -> dict[str, Any]:
     """Return the parsed JSON of one example file ({title, description, scene})."""
-    return json.loads((SCENE_DIR / f"{name}.json").read_text())
+    return json.loads(static_path("scenes", f"{name}.json").read_text())
 
 
 def load_scene(name: str) -> Scene:
@@ -43,9 +42,21 @@ def _infeasible() -> dict[str, Any]:
     return scene
 
 
+def _door_wall() -> dict[str, Any]:
+    """Three 1.2 m cabinets against a 4 m south wall that also holds a 0.9 m door: the consistency stage
+    cannot see the door, the MILP proves that no layout with its yaws exists."""
+    objects = [{"name": f"cabinet_{k}", "width": 1.2, "depth": 0.5, "height": 0.9} for k in (1, 2, 3)]
+    objects.append({"name": "table", "width": 1.2, "depth": 0.8, "height": 0.75})
+    relations = [{"type": "against_wall", "a": o["name"], "wall": "south"} for o in objects[:3]]
+    relations.append({"type": "near", "a": "table", "b": "cabinet_2"})
+    return {"room": {"width": 4.0, "depth": 3.0, "height": 2.6}, "objects": objects, "relations": relations,
+            "openings": [{"name": "door", "kind": "door", "wall": "south", "offset": 1.5, "width": 0.9, "clearance": 0.9}]}
+
+
 def examples() -> dict[str, dict[str, Any]]:
-    """Return {label: params} for the page: the five scenes, one given as sentences, a contradiction
-    and an infeasible room."""
+    """Return {label: params} for the page: the full studio first (the default), the other scenes, one
+    given as sentences, ablations that differ, a generated scene, a MILP proof, a contradiction and an
+    infeasible room."""
     out: dict[str, dict[str, Any]] = {}
     for name in SCENE_NAMES:
         data = scene_file(name)
@@ -53,15 +64,19 @@ def examples() -> dict[str, dict[str, Any]]:
     bedroom = load_scene("bedroom")
     sentences = [render(Relation.model_validate(r.model_dump())) for r in bedroom.relations]
     out["Bedroom from sentences"] = {
-        "scene": {**bedroom.model_dump(mode="json"), "relations": []},
+        "scene": {**bedroom.model_dump(mode="json", exclude_none=True), "relations": []},
         "statements": sentences,
         "seed": 0,
     }
-    out["Bedroom with ablations"] = {
-        "scene": scene_file("bedroom")["scene"],
+    out["Kitchen with ablations (one start each; the random start of 'no imagination' fails here)"] = {
+        "scene": scene_file("kitchen")["scene"],
         "ablations": ["no_decomposition", "no_imagination", "no_reparameterisation"],
+        "starts": 1,
+        "milp": "off",
         "seed": 0,
     }
+    out["Random feasible scene (seed 3, 15 objects)"] = {"random": {"seed": 3, "objects": 15}, "seed": 0}
+    out["Door in a full wall (unsolved, the MILP proves why)"] = {"scene": _door_wall(), "seed": 0, "starts": 1}
     out["Contradiction (named and revisable)"] = {"scene": _contradiction(), "seed": 0}
     out["Infeasible (piano wider than the room)"] = {"scene": _infeasible(), "seed": 0}
     return out

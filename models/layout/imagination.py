@@ -13,6 +13,7 @@ from models.layout.losses import (
     CompiledRelations,
     collision_residuals,
     corners,
+    opening_residuals,
     relation_residuals,
     room_residuals,
     sat_overlap,
@@ -43,7 +44,8 @@ def _yaw_towards(d: np.ndarray) -> float:
 def local_layout(problem: Problem, cluster: Cluster, anchor_yaw: float) -> dict[int, tuple[float, float, float]]:
     """Return member poses (x, y, yaw deg) in the anchor's frame (anchor at the origin, yaw 0)."""
     local: dict[int, tuple[float, float, float]] = {cluster.anchor: (0.0, 0.0, 0.0)}
-    faces = {(problem.index[r.a], problem.index[r.b]) for r in problem.relations if r.type == "facing" and r.b}
+    faces = {(problem.index[r.a], problem.index[r.b]) for r in problem.relations
+             if r.type in ("facing", "around") and r.b}
     groups: dict[tuple[int, str], list[int]] = {}
     for m in cluster.members:
         p, k = cluster.parent[m]
@@ -126,7 +128,8 @@ def _candidates(problem: Problem, anchor: int, step: float) -> tuple[np.ndarray,
     return np.concatenate(xs), np.concatenate(ys), np.concatenate(ts)
 
 
-def place_cluster(problem: Problem, cluster: Cluster, poses: np.ndarray, placed: set[int]) -> None:
+def place_cluster(problem: Problem, cluster: Cluster, poses: np.ndarray, placed: set[int],
+                  rng: np.random.Generator | None = None, jitter: float = 0.02) -> None:
     """Place one cluster (in place, rows of `poses` = x, y, z, yaw deg) at the best-scoring grid pose:
     relation residuals with what is placed, rotated-box overlap, room bounds and a little clearance."""
     members = cluster.objects
@@ -162,8 +165,13 @@ def place_cluster(problem: Problem, cluster: Cluster, poses: np.ndarray, placed:
         box = corners(batch, sizes)
         score += 0.3 * torch.relu(sat_overlap(box[:, pt[0]], box[:, pt[1]]) + 0.12).sum(-1)
     score += 4.0 * room_residuals(batch[:, idx], sizes[idx], problem.room).sum(-1)
-    # ties go to poses nearer the middle of the room, which leaves the most space around the cluster
+    if problem.zones.shape[0]:
+        score += 4.0 * opening_residuals(batch, sizes, problem.zones, problem.blocked)
+    # ties go to poses nearer the middle of the room, which leaves the most space around the cluster;
+    # a seeded jitter breaks the remaining ties differently for each start
     score += 0.01 * torch.tensor(np.hypot(xs - width / 2, ys - depth / 2))
+    if rng is not None:
+        score += jitter * torch.tensor(rng.random(len(xs)))
     best = int(torch.argmin(score))
     poses[members, 0] = glob[best, :, 0]
     poses[members, 1] = glob[best, :, 1]
@@ -177,16 +185,24 @@ def _order(problem: Problem) -> list[Cluster]:
     return sorted(clusters, key=lambda c: (c.anchor not in walled, -len(c.objects), c.anchor))
 
 
-def imagine(problem: Problem) -> np.ndarray:
+def imagine(problem: Problem, rng: np.random.Generator | None = None, shuffle: bool = False) -> np.ndarray:
     """Return an initial layout (N, 4: x, y, z, yaw deg) built from the resolved relations: clusters laid
-    out in their anchors' frames, walls first, then the largest clusters."""
+    out in their anchors' frames, walls first, then the largest clusters. With `rng`, near-ties between
+    candidate poses break at random; with `shuffle` (later starts) the clusters within each group come in a
+    random order and the tie-break is stronger."""
     poses = np.zeros((problem.n, 4))
     poses[:, 2] = problem.z
     for i, yaw in problem.pins.items():
         poses[i, 3] = yaw
     placed: set[int] = set()
-    for cluster in _order(problem):
-        place_cluster(problem, cluster, poses, placed)
+    order = _order(problem)
+    if shuffle and rng is not None:
+        walled = {problem.index[r.a] for r in problem.relations if r.type == "against_wall"}
+        first = [c for c in order if c.anchor in walled]
+        rest = [c for c in order if c.anchor not in walled]
+        order = [first[i] for i in rng.permutation(len(first))] + [rest[i] for i in rng.permutation(len(rest))]
+    for cluster in order:
+        place_cluster(problem, cluster, poses, placed, rng, jitter=0.2 if shuffle else 0.02)
     return poses
 
 

@@ -1,4 +1,4 @@
-"""LLM relation proposer: an OpenAI-compatible chat completions call whose reply is one sentence a line."""
+"""LLM relation proposer: a prompt for models.common.llm and a parser of its reply, one sentence a line."""
 
 from __future__ import annotations
 
@@ -7,10 +7,13 @@ import re
 import httpx
 
 from models.common import MethodInputError
+from models.common.llm import LlmConfig, LlmError, chat, llm_config
 from models.layout.scene import Relation
 from models.layout.sentences import render
 
-__all__ = ["SYSTEM_PROMPT", "propose_statements", "reply_lines"]
+__all__ = ["DEFAULT_MODEL", "SYSTEM_PROMPT", "propose_statements", "reply_lines"]
+
+DEFAULT_MODEL = "gpt-4o-mini"  # model name sent when LLM_MODEL is not set
 
 SYSTEM_PROMPT = (
     "You arrange furniture. Given a room description and a list of object names, answer with spatial "
@@ -18,9 +21,11 @@ SYSTEM_PROMPT = (
     + "; ".join(
         render(Relation(type=t, a="A", b="B"))  # type: ignore[arg-type]
         for t in ("left_of", "right_of", "in_front_of", "behind", "west_of", "east_of", "south_of",
-                  "north_of", "facing", "near", "far", "on_top_of")
+                  "north_of", "facing", "near", "far", "on_top_of", "around")
     )
-    + "; the A is against the north wall (or south, east, west); the A faces the north wall. "
+    + "; the A is against the north wall (or south, east, west); the A faces the north wall; "
+    "the A is in the north east corner; the A is aligned with the B north to south (or east to west); "
+    "the A has 0.6 m of clearance in front. "
     "Use only the given object names."
 )
 _BULLET = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s*")
@@ -35,33 +40,21 @@ def reply_lines(content: str) -> list[str]:
 def propose_statements(
     description: str,
     object_names: list[str],
-    base_url: str,
-    model: str,
-    api_key: str | None = None,
+    config: LlmConfig | None = None,
     transport: httpx.BaseTransport | None = None,
-    timeout_s: float = 60.0,
+    retries: int = 2,
 ) -> list[str]:
-    """Ask an OpenAI-compatible server (POST {base_url}/chat/completions) for relation sentences.
+    """Ask the project's OpenAI-compatible LLM client for relation sentences, one a line.
 
-    The sentences go through the same deterministic parser as typed ones, so the rest of the
-    pipeline treats the model's proposals like any other relations (R^3L's LLM front end)."""
-    headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
-    body = {
-        "model": model,
-        "temperature": 0,
-        "messages": [
-            {"role": "system", "content": SYSTEM_PROMPT},
-            {"role": "user", "content": f"Objects: {', '.join(object_names)}\nRoom: {description}"},
-        ],
-    }
-    url = base_url.rstrip("/") + "/chat/completions"
+    The reply is untrusted text: it only goes through the same bounded, deterministic sentence parser
+    as typed sentences, so the rest of the pipeline treats the model's proposals like any other
+    relations. Any failure of the client becomes one MethodInputError line."""
+    messages = [
+        {"role": "system", "content": SYSTEM_PROMPT},
+        {"role": "user", "content": f"Objects: {', '.join(object_names)}\nRoom: {description}"},
+    ]
     try:
-        with httpx.Client(transport=transport, timeout=timeout_s) as client:
-            response = client.post(url, json=body, headers=headers)
-            response.raise_for_status()
-            content = response.json()["choices"][0]["message"]["content"]
-    except (httpx.HTTPError, ValueError, KeyError, IndexError, TypeError) as exc:
-        raise MethodInputError(f"the LLM proposer at LLM_BASE_URL failed: {type(exc).__name__}: {str(exc)[:160]}") from exc
-    if not isinstance(content, str):
-        raise MethodInputError("the LLM proposer at LLM_BASE_URL returned no text")
+        content = chat(messages, config or llm_config(DEFAULT_MODEL), transport=transport, retries=retries)
+    except LlmError as error:
+        raise MethodInputError(f"the LLM proposer failed: {error}") from error
     return reply_lines(content)

@@ -7,7 +7,13 @@ from collections.abc import Callable
 import numpy as np
 import torch
 
-from models.layout.losses import collision_residuals, relation_residuals, room_residuals, support_residuals
+from models.layout.losses import (
+    collision_residuals,
+    opening_residuals,
+    relation_residuals,
+    room_residuals,
+    support_residuals,
+)
 from models.layout.problem import Problem
 
 __all__ = ["optimise"]
@@ -21,6 +27,7 @@ def optimise(
     stage2: int,
     lr: float = 0.03,
     tick: Callable[[float], None] | None = None,
+    done: Callable[[np.ndarray], bool] | None = None,
 ) -> tuple[np.ndarray, list[float]]:
     """Refine a layout (N, 4: x, y, z, yaw deg); return it with the loss after each step.
 
@@ -28,6 +35,9 @@ def optimise(
     penalties whose weight ramps from 0.2 to 1 (R^3L, Sec. 3.4). With `reparam`, members of a cluster
     are optimised in their anchor's coordinates and the anchor carries the cluster (global-to-local
     reparameterisation); otherwise every object is optimised in room coordinates.
+
+    Stage 2 stops early once the penalties are at full weight and either `done` (the exact checks, run
+    every 40 steps) accepts the layout, or the feasibility loss has not dropped by 1% in 60 steps.
     """
     n = problem.n
     owner = problem.decomposition
@@ -70,6 +80,7 @@ def optimise(
     total = max(stage1 + stage2, 1)
     sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=total, eta_min=lr * 0.1)
     history: list[float] = []
+    best_core, best_step = float("inf"), 0
     for step in range(total):
         opt.zero_grad(set_to_none=True)
         g = globalize(params)
@@ -80,11 +91,25 @@ def optimise(
             alpha = min(1.0, 0.2 + 0.8 * (step - stage1) / max(1, int(0.6 * stage2)))
             physical = (5.0 * collision_residuals(g, sizes, problem.pairs).sum()
                         + 5.0 * room_residuals(g, sizes, problem.room).sum()
-                        + 0.5 * support_residuals(g, sizes, supports).sum())
+                        + 0.5 * support_residuals(g, sizes, supports).sum()
+                        + 5.0 * opening_residuals(g, sizes, problem.zones, problem.blocked).sum())
             loss = loss + alpha * physical
-            if alpha >= 1.0 and float(loss.detach()) < 1e-9:
+            core = float(loss.detach())
+            if alpha >= 1.0 and core < 1e-9:
                 history.append(0.0)
                 break
+            if alpha >= 1.0:
+                if core < 0.99 * best_core:
+                    best_core, best_step = core, step
+                elif step - best_step >= 60:
+                    history.append(core)
+                    break
+                if done is not None and step % 40 == 0:
+                    with torch.no_grad():
+                        current = _degrees(globalize(params)[0].numpy().copy())
+                    if done(current):
+                        history.append(core)
+                        break
             # tidiness, not feasibility: things on a support line up with it, free yaws drift faintly to
             # the room's axes; both stay out of the stopping test above
             tidy = 0.01 * (1.0 - torch.cos(4.0 * g[0, free_yaw, 3])).sum()
@@ -99,7 +124,12 @@ def optimise(
         if tick is not None and step % 25 == 0:
             tick(step / total)
     with torch.no_grad():
-        out = globalize(params)[0].numpy().copy()
-    out[:, 3] = np.degrees(out[:, 3])
-    out[:, 3] = (out[:, 3] + 180.0) % 360.0 - 180.0
+        out = _degrees(globalize(params)[0].numpy().copy())
     return out, history
+
+
+def _degrees(poses: np.ndarray) -> np.ndarray:
+    """Poses with yaw in radians -> yaw in degrees in [-180, 180)."""
+    poses[:, 3] = np.degrees(poses[:, 3])
+    poses[:, 3] = (poses[:, 3] + 180.0) % 360.0 - 180.0
+    return poses

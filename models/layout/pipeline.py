@@ -12,10 +12,10 @@ from models.layout.geometry import collisions, out_of_room
 from models.layout.imagination import imagine, place_cluster, random_layout
 from models.layout.optimize import optimise
 from models.layout.problem import Problem, build_problem
-from models.layout.relations import check_all
+from models.layout.relations import blocked_openings, check_all
 from models.layout.scene import Relation, Scene
 
-__all__ = ["Flags", "LayoutOutcome", "layout_scene"]
+__all__ = ["Evaluation", "Flags", "LayoutOutcome", "evaluate", "layout_scene"]
 
 
 @dataclass(frozen=True)
@@ -40,18 +40,37 @@ class LayoutOutcome:
     loss: list[float] = field(default_factory=list)
     repairs: int = 0
     problem: Problem | None = None
+    blocked: list[tuple[str, str]] = field(default_factory=list)  # (opening, object) in a door/window zone
+    starts: int = 1  # optimiser starts used
+    start_clean: list[bool] = field(default_factory=list)  # per start tried: whether it was clean
+    start_seconds: list[float] = field(default_factory=list)
+    solver: str = "optimiser"
 
     @property
     def violations(self) -> int:
-        return len(self.collisions) + len(self.out_of_room) + sum(not v for v in self.verdicts)
+        return len(self.collisions) + len(self.out_of_room) + len(self.blocked) + sum(not v for v in self.verdicts)
+
+    @property
+    def clean(self) -> bool:
+        return self.violations == 0
 
     def score(self) -> tuple[int, int]:
-        return (len(self.collisions) + len(self.out_of_room), sum(not v for v in self.verdicts))
+        return (len(self.collisions) + len(self.out_of_room) + len(self.blocked), sum(not v for v in self.verdicts))
 
 
-def _evaluate(problem: Problem, poses: np.ndarray) -> tuple[list[bool], list[tuple[int, int, float]], list[int]]:
+Evaluation = tuple[list[bool], list[tuple[int, int, float]], list[int], list[tuple[str, str]]]
+
+
+def evaluate(problem: Problem, poses: np.ndarray) -> Evaluation:
+    """Exact verdicts, collisions, objects out of the room and blocked openings of a layout."""
     verdicts = check_all(problem.relations, problem.index, poses, problem.sizes, problem.room)
-    return verdicts, collisions(poses, problem.sizes), out_of_room(poses, problem.sizes, problem.room)
+    return (verdicts, collisions(poses, problem.sizes), out_of_room(poses, problem.sizes, problem.room),
+            blocked_openings(problem.scene, poses, problem.sizes))
+
+
+def _is_clean(problem: Problem, poses: np.ndarray) -> bool:
+    verdicts, hits, outside, blocked = evaluate(problem, poses)
+    return all(verdicts) and not hits and not outside and not blocked
 
 
 def _culprit_clusters(problem: Problem, verdicts: list[bool], hits: list[tuple[int, int, float]],
@@ -83,42 +102,83 @@ def _culprit_clusters(problem: Problem, verdicts: list[bool], hits: list[tuple[i
 
 
 def layout_scene(scene: Scene, relations: list[Relation], flags: Flags, seed: int, stage1: int, stage2: int,
-                 repair_rounds: int, tick: Callable[[float, str], None] | None = None) -> LayoutOutcome:
-    """Lay a consistent scene out: imagination (or random start), two-stage optimisation, exact check,
-    then up to `repair_rounds` rounds that re-imagine the violating clusters and refine again."""
+                 repair_rounds: int, tick: Callable[[float, str], None] | None = None, starts: int = 1) -> LayoutOutcome:
+    """Lay a consistent scene out from up to `starts` starts (start s uses seed + s) and return the first
+    clean layout, else the best one (fewest physical violations, then fewest violated relations)."""
     started = time.perf_counter()
-    rng = np.random.default_rng(seed)
     problem = build_problem(scene, relations, decomposition=flags.decomposition)
+    best: LayoutOutcome | None = None
+    used = 0
+    clean_by_start: list[bool] = []
+    seconds_by_start: list[float] = []
+    for s in range(starts):
+        used = s + 1
+        began = time.perf_counter()
+        lo, hi = s / starts, (s + 1) / starts
 
-    def note(fraction: float, message: str) -> None:
-        if tick is not None:
-            tick(fraction, message)
+        def note(fraction: float, message: str, lo: float = lo, hi: float = hi, s: int = s) -> None:
+            if tick is not None:
+                tick(lo + (hi - lo) * fraction, f"start {s + 1}/{starts}: {message}" if starts > 1 else message)
 
+        outcome = _one_start(problem, flags, seed + s, s, stage1, stage2, repair_rounds, note)
+        clean_by_start.append(outcome.clean)
+        seconds_by_start.append(time.perf_counter() - began)
+        if best is None or outcome.score() < best.score():
+            best = outcome
+        if best.clean:
+            break
+    assert best is not None
+    best.starts = used
+    best.start_clean, best.start_seconds = clean_by_start, seconds_by_start
+    best.seconds = time.perf_counter() - started
+    return best
+
+
+def _one_start(problem: Problem, flags: Flags, seed: int, start: int, stage1: int, stage2: int, repair_rounds: int,
+               note: Callable[[float, str], None]) -> LayoutOutcome:
+    """One start: imagination (or a random start), two-stage optimisation, exact check, then up to
+    `repair_rounds` rounds that re-imagine the violating clusters and refine again."""
+    rng = np.random.default_rng(seed)
     note(0.0, "imagining an initial layout")
-    initial = imagine(problem) if flags.imagination else random_layout(problem, rng)
+    initial = imagine(problem, rng, shuffle=start > 0) if flags.imagination else random_layout(problem, rng)
     note(0.1, "optimising (stage 1: relations, stage 2: physics)")
     poses, loss = optimise(problem, initial, flags.reparameterisation, stage1, stage2,
-                           tick=lambda f: note(0.1 + 0.5 * f, "optimising"))
-    verdicts, hits, outside = _evaluate(problem, poses)
-    best = LayoutOutcome(poses, initial, verdicts, hits, outside, 0.0, loss, 0, problem)
+                           tick=lambda f: note(0.1 + 0.5 * f, "optimising"), done=lambda p: _is_clean(problem, p))
+    verdicts, hits, outside, blocked = evaluate(problem, poses)
+    best = LayoutOutcome(poses, initial, verdicts, hits, outside, 0.0, loss, 0, problem, blocked)
     rounds = 0
     while best.violations and rounds < repair_rounds:
         rounds += 1
         note(0.6 + 0.35 * rounds / max(repair_rounds, 1), f"repair round {rounds}")
-        targets = _culprit_clusters(problem, best.verdicts, best.collisions, best.out_of_room, rng)
-        start = best.poses.copy()
+        targets = _culprit_clusters(problem, best.verdicts, best.collisions,
+                                    best.out_of_room + [problem.index[o] for _, o in best.blocked], rng)
+        trial = best.poses.copy()
         moving = [o for c in targets for o in problem.decomposition.clusters[c].objects]
         if flags.imagination:
             placed = set(range(problem.n)) - set(moving)
             for c in targets:
-                place_cluster(problem, problem.decomposition.clusters[c], start, placed)
+                place_cluster(problem, problem.decomposition.clusters[c], trial, placed, rng)
         else:
-            start = random_layout(problem, rng, moving, start)
-        poses, extra = optimise(problem, start, flags.reparameterisation, 0, max(stage2 // 2, 20), lr=0.02)
-        verdicts, hits, outside = _evaluate(problem, poses)
-        candidate = LayoutOutcome(poses, initial, verdicts, hits, outside, 0.0, loss + extra, rounds, problem)
+            trial = random_layout(problem, rng, moving, trial)
+        poses, extra = optimise(problem, trial, flags.reparameterisation, 0, max(stage2 // 2, 20), lr=0.02,
+                                done=lambda p: _is_clean(problem, p))
+        verdicts, hits, outside, blocked = evaluate(problem, poses)
+        candidate = LayoutOutcome(poses, initial, verdicts, hits, outside, 0.0, loss + extra, rounds, problem, blocked)
         if candidate.score() < best.score():
             best = candidate
     best.repairs = rounds
-    best.seconds = time.perf_counter() - started
     return best
+
+
+def exact_violations(scene: Scene, relations: list[Relation], poses: np.ndarray) -> list[str]:
+    """Describe everything the exact checks reject in a layout (empty when it is clean)."""
+    index = scene.index()
+    names = [o.name for o in scene.objects]
+    sizes = np.array([[o.width, o.depth, o.height] for o in scene.objects], dtype=float)
+    room = (scene.room.width, scene.room.depth, scene.room.height)
+    out = [f"relation {k} ({r.type})" for k, (r, ok) in enumerate(zip(
+        relations, check_all(relations, index, poses, sizes, room), strict=True)) if not ok]
+    out += [f"{names[i]} collides with {names[j]}" for i, j, _ in collisions(poses, sizes)]
+    out += [f"{names[i]} is out of the room" for i in out_of_room(poses, sizes, room)]
+    out += [f"{o} blocks {d}" for d, o in blocked_openings(scene, poses, sizes)]
+    return out

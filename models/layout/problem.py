@@ -10,6 +10,7 @@ import torch
 from models.layout.decomposition import Decomposition, decompose
 from models.layout.geometry import VERTICAL_TOL
 from models.layout.losses import CompiledRelations
+from models.layout.relations import rectangle
 from models.layout.resolve import yaw_pins
 from models.layout.scene import Relation, Scene
 
@@ -31,6 +32,8 @@ class Problem:
     decomposition: Decomposition
     compiled: CompiledRelations
     pairs: torch.Tensor  # (2, P) object pairs that can collide (vertical overlap > 0.01 m)
+    zones: torch.Tensor  # (Z, 4, 2) free zones of the doors and windows
+    blocked: torch.Tensor  # (Z, N) which objects must keep out of each zone
 
     @property
     def n(self) -> int:
@@ -76,6 +79,8 @@ def build_problem(scene: Scene, relations: list[Relation], decomposition: bool =
         if min(z[i] + sizes[i, 2], z[j] + sizes[j, 2]) - max(z[i], z[j]) > VERTICAL_TOL
     ]
     pair_tensor = torch.tensor(pairs, dtype=torch.long).T if pairs else torch.zeros(2, 0, dtype=torch.long)
+    zones = [rectangle(*o.zone(scene.room)) for o in scene.openings]
+    blocked = [[o.blocks(float(z[i] + sizes[i, 2])) for i in range(n)] for o in scene.openings]
     return Problem(
         scene=scene,
         relations=relations,
@@ -88,4 +93,6 @@ def build_problem(scene: Scene, relations: list[Relation], decomposition: bool =
         decomposition=decompose(scene, relations, enabled=decomposition),
         compiled=CompiledRelations.build(relations, index),
         pairs=pair_tensor,
+        zones=torch.tensor(np.array(zones), dtype=torch.float64) if zones else torch.zeros(0, 4, 2, dtype=torch.float64),
+        blocked=torch.tensor(blocked, dtype=torch.float64) if blocked else torch.zeros(0, n, dtype=torch.float64),
     )

@@ -6,8 +6,15 @@ import math
 
 import numpy as np
 
-from models.layout.geometry import footprint, footprint_gap, frame
-from models.layout.scene import Relation
+from models.layout.geometry import (
+    COLLISION_AREA,
+    OUT_OF_ROOM_TOL,
+    convex_overlap_area,
+    footprint,
+    footprint_gap,
+    frame,
+)
+from models.layout.scene import CORNER_WALLS, DEFAULT_CLEARANCE, Relation, Scene
 
 __all__ = [
     "FACING_DEG",
@@ -17,8 +24,11 @@ __all__ = [
     "WALL_DEG",
     "WALL_DIST",
     "WALL_NORMAL_IN",
+    "blocked_openings",
     "check_relation",
     "check_all",
+    "clearance_zone",
+    "rectangle",
 ]
 
 SLACK = 0.02  # m, directional and support slack
@@ -54,6 +64,47 @@ def _wall_distance(corners: np.ndarray, wall: str, room: tuple[float, float, flo
     return float(room[0] - corners[:, 0].max())
 
 
+def rectangle(x0: float, y0: float, x1: float, y1: float) -> np.ndarray:
+    """Return an axis-aligned rectangle as 4 counter-clockwise corners."""
+    return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], dtype=float)
+
+
+def clearance_zone(pose: np.ndarray, size: np.ndarray, distance: float) -> np.ndarray:
+    """Return the floor rectangle (4, 2) of depth `distance` in front of an object, as wide as the object."""
+    _, fwd = frame(float(pose[3]))
+    centre = np.asarray(pose[:2], dtype=float) + fwd * (size[1] / 2 + distance / 2)
+    return footprint(centre[0], centre[1], float(pose[3]), float(size[0]), distance)
+
+
+def _zone_is_free(zone: np.ndarray, skip: int, poses: np.ndarray, sizes: np.ndarray,
+                  room: tuple[float, float, float]) -> bool:
+    tol = OUT_OF_ROOM_TOL
+    if zone[:, 0].min() < -tol or zone[:, 0].max() > room[0] + tol or zone[:, 1].min() < -tol or zone[:, 1].max() > room[1] + tol:
+        return False
+    for j in range(len(poses)):
+        if j == skip:
+            continue
+        other = footprint(poses[j, 0], poses[j, 1], poses[j, 3], sizes[j, 0], sizes[j, 1])
+        if convex_overlap_area(zone, other) > COLLISION_AREA:
+            return False
+    return True
+
+
+def blocked_openings(scene: Scene, poses: np.ndarray, sizes: np.ndarray) -> list[tuple[str, str]]:
+    """Return (opening, object) pairs where furniture stands in a door's or window's free zone
+    (overlap above 1e-4 m^2, the collision tolerance; for a window only objects taller than the sill)."""
+    found: list[tuple[str, str]] = []
+    for opening in scene.openings:
+        zone = rectangle(*opening.zone(scene.room))
+        for j, obj in enumerate(scene.objects):
+            if not opening.blocks(float(poses[j, 2] + sizes[j, 2])):
+                continue
+            print_j = footprint(poses[j, 0], poses[j, 1], poses[j, 3], sizes[j, 0], sizes[j, 1])
+            if convex_overlap_area(zone, print_j) > COLLISION_AREA:
+                found.append((opening.name, obj.name))
+    return found
+
+
 def check_relation(
     rel: Relation, index: dict[str, int], poses: np.ndarray, sizes: np.ndarray, room: tuple[float, float, float]
 ) -> bool:
@@ -71,6 +122,12 @@ def check_relation(
         _, fwd = frame(pa[3])
         dist = _wall_distance(corners_a, rel.wall, room)
         return abs(dist) <= WALL_DIST and _angle_deg(fwd, np.array(WALL_NORMAL_IN[rel.wall])) <= WALL_DEG
+    if rel.type == "corner":
+        assert rel.corner is not None
+        return all(abs(_wall_distance(corners_a, wall, room)) <= WALL_DIST for wall in CORNER_WALLS[rel.corner])
+    if rel.type == "clearance":
+        distance = rel.distance if rel.distance is not None else DEFAULT_CLEARANCE
+        return _zone_is_free(clearance_zone(pa, sizes[ia], distance), ia, poses, sizes, room)
     if rel.type == "facing" and rel.wall is not None:
         _, fwd = frame(pa[3])
         toward = -np.array(WALL_NORMAL_IN[rel.wall])
@@ -102,6 +159,14 @@ def check_relation(
     if rel.type == "facing":
         _, fwd = frame(pa[3])
         return _angle_deg(fwd, cb - ca) <= FACING_DEG
+    if rel.type == "align":
+        gaps = [abs(float(ca[k] - cb[k])) for k in (0, 1)]
+        if rel.axis is not None:
+            return gaps[0 if rel.axis == "x" else 1] <= SLACK
+        return min(gaps) <= SLACK
+    if rel.type == "around":  # a sits around centre object b: near it and facing it
+        _, fwd = frame(pa[3])
+        return footprint_gap(corners_a, corners_b) <= NEAR_GAP and _angle_deg(fwd, cb - ca) <= FACING_DEG
     if rel.type == "near":
         return footprint_gap(corners_a, corners_b) <= NEAR_GAP
     if rel.type == "far":

@@ -5,10 +5,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from models.layout.relations import FACING_DEG, NEAR_GAP, SLACK, WALL_DEG
-from models.layout.scene import COMPASS, EGOCENTRIC, WALL_YAW, Relation, Scene
+from models.layout.relations import FACING_DEG, NEAR_GAP, SLACK, WALL_DEG, WALL_DIST
+from models.layout.scene import COMPASS, CORNER_WALLS, EGOCENTRIC, WALL_YAW, Relation, Scene
 
-__all__ = ["AxisEdge", "YawPin", "axis_constraints", "facing_wall_yaw", "grounded", "yaw_pins"]
+__all__ = ["AxisEdge", "YawPin", "axis_constraints", "facing_wall_yaw", "grounded", "half_extent_range", "yaw_pins"]
 
 TOL = 0.01  # out-of-room tolerance of the contract
 
@@ -78,6 +78,68 @@ class AxisEdge:
     reasons: frozenset[int]
 
 
+_SAMPLES_PER_DEG = 4  # yaw sampling of extent ranges; the sampling error is added to stay sound
+
+
+def half_extent_range(width: float, depth: float, yaw: float | None, tol: float, axis: int) -> tuple[float, float]:
+    """Return (smallest, largest) half extent along x (axis 0) or y (1) of a width x depth box whose yaw
+    lies within `tol` degrees of `yaw` (any yaw when `yaw` is None), rounded outward so both are bounds."""
+    if yaw is None:
+        return min(width, depth) / 2.0, math.hypot(width, depth) / 2.0
+
+    def ext(deg: float) -> float:
+        t = math.radians(deg)
+        c, s = abs(math.cos(t)), abs(math.sin(t))
+        return 0.5 * (width * c + depth * s if axis == 0 else width * s + depth * c)
+
+    if tol <= 0.0:
+        value = ext(yaw)
+        return value, value
+    steps = max(2, int(math.ceil(2 * tol * _SAMPLES_PER_DEG)))
+    values = [ext(yaw - tol + 2 * tol * k / steps) for k in range(steps + 1)]
+    values += [ext(90.0 * q) for q in range(-8, 9) if abs(_angle_diff(90.0 * q, yaw)) <= tol]
+    # ext is Lipschitz with constant hypot/2 per radian: the sampled extremes are off by at most this
+    error = 0.5 * math.hypot(width, depth) * math.radians(tol / steps)
+    return max(min(values) - error, 0.0), max(values) + error
+
+
+@dataclass(frozen=True)
+class _Extents:
+    """Per object and axis, bounds on the half extent and on the centre, and the relations they rest on."""
+
+    half: list[tuple[tuple[float, float], tuple[float, float]]]  # [obj][axis] -> (min, max) half extent
+    centre: list[list[list[float]]]  # [obj][axis] -> [lo, hi] centre bounds
+    why: list[set[int]]  # relations the centre bounds rest on
+
+
+def _extents(scene: Scene, relations: list[Relation], subset: list[int], pins: dict[int, YawPin]) -> _Extents:
+    room = scene.room
+    index = scene.index()
+    limits = (room.width, room.depth)
+    half = []
+    for i, obj in enumerate(scene.objects):
+        pin = pins.get(i)
+        yaw, tol = (pin.yaw, pin.tolerance) if pin is not None else (None, 0.0)
+        half.append((half_extent_range(obj.width, obj.depth, yaw, tol, 0),
+                     half_extent_range(obj.width, obj.depth, yaw, tol, 1)))
+    centre = [[[half[i][a][0] - TOL, limits[a] + TOL - half[i][a][0]] for a in (0, 1)] for i in range(len(half))]
+    why: list[set[int]] = [set() for _ in half]
+    for k in subset:
+        rel = relations[k]
+        walls = [rel.wall] if rel.type == "against_wall" else list(CORNER_WALLS[rel.corner]) if (
+            rel.type == "corner" and rel.corner is not None) else []
+        i = index[rel.a]
+        for wall in walls:
+            axis = 1 if wall in ("south", "north") else 0
+            reach = WALL_DIST + half[i][axis][1]
+            if wall in ("south", "west"):
+                centre[i][axis][1] = min(centre[i][axis][1], reach)
+            else:
+                centre[i][axis][0] = max(centre[i][axis][0], limits[axis] - reach)
+            why[i].add(k)
+    return _Extents(half, centre, why)
+
+
 # Direction of an object's right (r) and forward (f) axes at a yaw that is a multiple of 90 degrees,
 # as (axis, sign): yaw 0 -> r = +x, f = +y; 90 -> r = +y, f = -x; 180 -> r = -x, f = -y; -90 -> r = -y, f = +x.
 _QUARTER_AXES = {0: ((0, 1), (1, 1)), 1: ((1, 1), (0, -1)), 2: ((0, -1), (1, -1)), 3: ((1, -1), (0, 1))}
@@ -88,53 +150,51 @@ def _quarter(yaw: float) -> int | None:
     return int(round(q)) % 4 if abs(q - round(q)) < 1e-6 else None
 
 
-def axis_constraints(scene: Scene, relations: list[Relation], subset: list[int]) -> list[AxisEdge]:
-    """Return the difference constraints on object centres (x, y) and base heights (z) implied by
-    the room and the relations in `subset`, with egocentric relations resolved in the room frame
-    wherever the reference's yaw is pinned (R^3L's consistent spatial imagination, made explicit)."""
+def axis_constraints(scene: Scene, relations: list[Relation], subset: list[int],
+                     floor: list[bool] | None = None) -> list[AxisEdge]:
+    """Return difference constraints on object centres (x, y) and base heights (z) that every layout
+    satisfying the relations in `subset` meets (a relaxation: a negative cycle is a proof).
+
+    Tolerances are those of the exact checks: a wall-pinned yaw may turn by WALL_DEG, a wall-facing one by
+    FACING_DEG, and an egocentric relation to a reference whose yaw may turn by tau loosens by L tan(tau),
+    with L bounding how far sideways the subject can sit. Floor objects (`floor`) have z = 0.
+    """
     room = scene.room
     index = scene.index()
     pins, _ = yaw_pins(scene, relations, subset)
     sizes = [(o.width, o.depth, o.height) for o in scene.objects]
+    bounds = _extents(scene, relations, subset, pins)
 
-    def half(i: int, axis: int, largest: bool) -> tuple[float, frozenset[int]]:
-        w, d, _ = sizes[i]
-        if i in pins:
-            t = math.radians(pins[i].yaw)
-            ext = (w * abs(math.cos(t)) + d * abs(math.sin(t))) if axis == 0 else (
-                w * abs(math.sin(t)) + d * abs(math.cos(t)))
-            pin_relation = pins[i].relation
-            return ext / 2.0, frozenset() if pin_relation is None else frozenset({pin_relation})
-        return (math.hypot(w, d) if largest else min(w, d)) / 2.0, frozenset()
+    def pin_why(i: int) -> frozenset[int]:
+        pin = pins.get(i)
+        return frozenset() if pin is None or pin.relation is None else frozenset({pin.relation})
 
     edges: list[AxisEdge] = []
-    limits = (room.width, room.depth)
     for i in range(len(scene.objects)):
         for axis in (0, 1):
-            e, why = half(i, axis, largest=False)
-            edges.append(AxisEdge(axis, i, -1, TOL - e, why))  # centre >= e - tol
-            edges.append(AxisEdge(axis, -1, i, limits[axis] + TOL - e, why))  # centre <= L + tol - e
+            lo, hi = bounds.centre[i][axis]
+            edges.append(AxisEdge(axis, i, -1, -lo, frozenset(bounds.why[i]) | pin_why(i)))  # centre >= lo
+            edges.append(AxisEdge(axis, -1, i, hi, frozenset(bounds.why[i]) | pin_why(i)))  # centre <= hi
         edges.append(AxisEdge(2, i, -1, TOL, frozenset()))  # z >= -tol
         edges.append(AxisEdge(2, -1, i, room.height + TOL - sizes[i][2], frozenset()))
+        if floor is not None and floor[i]:
+            edges.append(AxisEdge(2, -1, i, 0.0, frozenset()))  # floor objects stand at z = 0
+            edges.append(AxisEdge(2, i, -1, 0.0, frozenset()))
 
-    def before(first: int, second: int, axis: int, why: frozenset[int]) -> None:
-        # first's max <= second's min + slack  <=>  c_first - c_second <= slack - e_first - e_second
-        e1, w1 = half(first, axis, largest=False)
-        e2, w2 = half(second, axis, largest=False)
-        edges.append(AxisEdge(axis, second, first, SLACK - e1 - e2, why | w1 | w2))
+    def before(first: int, second: int, axis: int, why: frozenset[int], loosen: float = 0.0) -> None:
+        # first's max <= second's min + slack (+ loosen)  =>  c_first - c_second <= slack + loosen - e_first - e_second
+        e1, e2 = bounds.half[first][axis][0], bounds.half[second][axis][0]
+        edges.append(AxisEdge(axis, second, first, SLACK + loosen - e1 - e2, why | pin_why(first) | pin_why(second)))
+
+    def lever(a: int, b: int, axis: int) -> float:
+        """Largest |p - c_b| along `axis` over the corners p of a."""
+        reach = bounds.half[a][axis][1]
+        (lo_a, hi_a), (lo_b, hi_b) = bounds.centre[a][axis], bounds.centre[b][axis]
+        return max(hi_a + reach - lo_b, hi_b - lo_a + reach, 0.0)
 
     for k in subset:
         rel = relations[k]
         a = index[rel.a]
-        if rel.type == "against_wall":
-            assert rel.wall is not None
-            axis = 1 if rel.wall in ("south", "north") else 0
-            e, why = half(a, axis, largest=False)
-            if rel.wall in ("south", "west"):
-                edges.append(AxisEdge(axis, -1, a, 0.1 + e, why | {k}))
-            else:
-                edges.append(AxisEdge(axis, a, -1, 0.1 + e - limits[axis], why | {k}))
-            continue
         if rel.b is None:
             continue
         b = index[rel.b]
@@ -148,29 +208,39 @@ def axis_constraints(scene: Scene, relations: list[Relation], subset: list[int])
             right, fwd = _QUARTER_AXES[q]
             (axis, sign) = right if rel.type in ("left_of", "right_of") else fwd
             a_on_plus = rel.type in ("right_of", "in_front_of")
-            why = frozenset({k}) | ({pins[b].relation} - {None})  # type: ignore[operator]
+            # the reference's own half extent along the axis is its width (or depth) over 2, exactly
+            own = sizes[b][0] if rel.type in ("left_of", "right_of") else sizes[b][1]
+            tau = pins[b].tolerance
+            loosen = lever(a, b, 1 - axis) * math.tan(math.radians(tau)) if tau > 0 else 0.0
+            why = frozenset({k}) | frozenset(bounds.why[a]) | frozenset(bounds.why[b])
+            e_a = bounds.half[a][axis][0]
+            weight = SLACK + loosen - e_a - own / 2.0
             if a_on_plus == (sign > 0):
-                before(b, a, axis, why)
+                edges.append(AxisEdge(axis, a, b, weight, why | pin_why(b) | pin_why(a)))  # c_b - c_a <= w
             else:
-                before(a, b, axis, why)
-        elif rel.type == "facing" and a in pins and (q := _quarter(pins[a].yaw)) is not None:
+                edges.append(AxisEdge(axis, b, a, weight, why | pin_why(b) | pin_why(a)))  # c_a - c_b <= w
+        elif rel.type in ("facing", "around") and a in pins and (q := _quarter(pins[a].yaw)) is not None \
+                and pins[a].tolerance + FACING_DEG < 90.0:
             axis, sign = _QUARTER_AXES[q][1]
-            why = frozenset({k}) | ({pins[a].relation} - {None})  # type: ignore[operator]
+            why = frozenset({k}) | pin_why(a)
             # b's centre lies ahead of a's: sign * (c_b - c_a) >= 0
             edges.append(AxisEdge(axis, b, a, 0.0, why) if sign > 0 else AxisEdge(axis, a, b, 0.0, why))
-        elif rel.type == "on_top_of":
+        if rel.type == "on_top_of":
             for axis in (0, 1):
-                e, why = half(b, axis, largest=True)
-                edges.append(AxisEdge(axis, b, a, e, why | {k}))
-                edges.append(AxisEdge(axis, a, b, e, why | {k}))
+                e = bounds.half[b][axis][1]
+                edges.append(AxisEdge(axis, b, a, e, frozenset({k}) | pin_why(b)))
+                edges.append(AxisEdge(axis, a, b, e, frozenset({k}) | pin_why(b)))
             hb = sizes[b][2]
             edges.append(AxisEdge(2, b, a, hb + SLACK, frozenset({k})))
             edges.append(AxisEdge(2, a, b, -(hb - SLACK), frozenset({k})))
-        elif rel.type == "near":
+        elif rel.type in ("near", "around"):
             for axis in (0, 1):
-                ea, wa = half(a, axis, largest=True)
-                eb, wb = half(b, axis, largest=True)
-                reach = NEAR_GAP + ea + eb
-                edges.append(AxisEdge(axis, b, a, reach, wa | wb | {k}))
-                edges.append(AxisEdge(axis, a, b, reach, wa | wb | {k}))
+                reach = NEAR_GAP + bounds.half[a][axis][1] + bounds.half[b][axis][1]
+                why = frozenset({k}) | pin_why(a) | pin_why(b)
+                edges.append(AxisEdge(axis, b, a, reach, why))
+                edges.append(AxisEdge(axis, a, b, reach, why))
+        elif rel.type == "align" and rel.axis is not None:
+            axis = 0 if rel.axis == "x" else 1
+            edges.append(AxisEdge(axis, b, a, SLACK, frozenset({k})))
+            edges.append(AxisEdge(axis, a, b, SLACK, frozenset({k})))
     return edges

@@ -13,6 +13,11 @@ _VERB = r"(?:is |are |sits |stands |lies |rests |is placed |is standing |is sitt
 _WALL = r"(?:the )?(?P<wall>north|south|east|west) wall"
 # Tried in order; the first full match wins (wall forms before the generic "on" form).
 _PATTERNS: list[tuple[str, str]] = [
+    ("corner", rf"(?P<a>.+?) {_VERB}in (?:the )?(?P<corner>north|south)[ -]?(?P<corner2>east|west) corner"),
+    ("clearance", r"(?P<a>.+?) (?:has|keeps|needs) (?:a )?(?:(?P<distance>\d+(?:\.\d+)?) ?m (?:of )?)?"
+                  r"(?:clearance|walkway|free space|clear space) in front(?: of it)?"),
+    ("align", rf"(?P<a>.+?) {_VERB}(?:aligned|in line) with (?P<b>.+?)(?: (?P<axis>north to south|south to north|east to west|west to east))?"),
+    ("around", rf"(?P<a>.+?) {_VERB}(?:around|round) (?P<b>.+)"),
     ("against_wall", rf"(?P<a>.+?) {_VERB}(?:against|along|by) {_WALL}"),
     ("facing", rf"(?P<a>.+?) (?:faces|is facing|is turned towards|is turned toward) {_WALL}"),
     ("facing", r"(?P<a>.+?) (?:faces|is facing|is turned towards|is turned toward) (?P<b>.+)"),
@@ -42,7 +47,10 @@ _TEMPLATES: dict[str, str] = {
     "near": "{a} is near {b}",
     "far": "{a} is far from {b}",
     "on_top_of": "{a} is on top of {b}",
+    "around": "{a} is around {b}",
 }
+_AXIS_WORDS = {"x": "north to south", "y": "east to west"}
+_WORD_AXIS = {"north to south": "x", "south to north": "x", "east to west": "y", "west to east": "y"}
 EXAMPLE = "'the lamp is on top of nightstand a'"
 
 
@@ -62,6 +70,13 @@ def render(rel: Relation) -> str:
         return f"{a} is against the {rel.wall} wall"
     if rel.type == "facing" and rel.wall is not None:
         return f"{a} faces the {rel.wall} wall"
+    if rel.type == "corner":
+        return f"{a} is in the {str(rel.corner).replace('_', ' ')} corner"
+    if rel.type == "clearance":
+        return f"{a} has {rel.distance:g} m of clearance in front" if rel.distance is not None else f"{a} has clearance in front"
+    if rel.type == "align":
+        tail = f" {_AXIS_WORDS[rel.axis]}" if rel.axis is not None else ""
+        return f"{a} is aligned with the {rel.b}{tail}"
     return _TEMPLATES[rel.type].format(a=a, b=f"the {rel.b}")
 
 
@@ -101,6 +116,13 @@ def parse_sentence(sentence: str, object_names: list[str]) -> Relation | str:
         if a is None:
             unknown.append(groups["a"])
             continue
+        if kind == "corner":
+            return Relation(type="corner", a=a, corner=f"{groups['corner']}_{groups['corner2']}")  # type: ignore[arg-type]
+        if kind == "clearance":
+            distance = float(groups["distance"]) if groups.get("distance") else None
+            if distance is not None and not 0.2 <= distance <= 3.0:
+                return f"asks for {distance:g} m of clearance; the limits are 0.2 to 3 m"
+            return Relation(type="clearance", a=a, distance=distance)
         if groups.get("wall"):
             return Relation(type=kind, a=a, b=None, wall=groups["wall"])  # type: ignore[arg-type]
         b = _lookup(groups["b"], names)
@@ -109,6 +131,9 @@ def parse_sentence(sentence: str, object_names: list[str]) -> Relation | str:
             continue
         if a == b:
             return f"relates '{a}' to itself"
+        if kind == "align":
+            axis = _WORD_AXIS.get(groups.get("axis") or "")
+            return Relation(type="align", a=a, b=b, axis=axis)  # type: ignore[arg-type]
         return Relation(type=kind, a=a, b=b)  # type: ignore[arg-type]
     if unknown:
         return f"names an unknown object '{_strip_article(unknown[0])}'"

@@ -12,6 +12,7 @@ import httpx
 import pytest
 
 from models.common import MethodInputError, no_progress
+from models.common.llm import LlmConfig
 from models.layout.llm import propose_statements, reply_lines
 from models.layout.params import Params
 from models.layout.run import run
@@ -34,8 +35,8 @@ def test_propose_statements_posts_a_chat_completion() -> None:
         seen["body"] = json.loads(request.content)
         return httpx.Response(200, json={"choices": [{"message": {"role": "assistant", "content": REPLY}}]})
 
-    lines = propose_statements("a cosy bedroom", ["bed", "lamp"], "http://llm.test/v1/", "tiny-model", "k",
-                               transport=httpx.MockTransport(handler))
+    config = LlmConfig(base_url="http://llm.test/v1", model="tiny-model", api_key="k")
+    lines = propose_statements("a cosy bedroom", ["bed", "lamp"], config, transport=httpx.MockTransport(handler))
     assert seen["url"] == "http://llm.test/v1/chat/completions"
     assert seen["auth"] == "Bearer k"
     assert seen["body"]["model"] == "tiny-model"
@@ -47,8 +48,9 @@ def test_propose_statements_posts_a_chat_completion() -> None:
                                       httpx.Response(200, text="not json")])
 def test_proposer_failures_are_one_line_input_errors(response: httpx.Response) -> None:
     transport = httpx.MockTransport(lambda request: response)
-    with pytest.raises(MethodInputError, match="LLM proposer"):
-        propose_statements("x", ["bed"], "http://llm.test/v1", "m", transport=transport)
+    with pytest.raises(MethodInputError, match="LLM proposer failed") as err:
+        propose_statements("x", ["bed"], LlmConfig(base_url="http://llm.test/v1", model="m"), transport=transport, retries=0)
+    assert "\n" not in str(err.value)
 
 
 class _FakeChat(BaseHTTPRequestHandler):

@@ -7,7 +7,7 @@ import pytest
 from models.common import MethodInputError, no_progress
 from models.layout.params import Params
 from models.layout.run import run
-from models.layout.scene import RELATION_TYPES, WALLS, Relation
+from models.layout.scene import CORNER_WALLS, RELATION_TYPES, WALLS, Relation
 from models.layout.sentences import parse_sentence, parse_statements, render
 from tests.models.layout.helpers import boxes, scene
 
@@ -19,6 +19,10 @@ def every_relation() -> list[Relation]:
     for kind in RELATION_TYPES:
         if kind == "against_wall":
             out += [Relation(type=kind, a="wardrobe", wall=w) for w in WALLS]  # type: ignore[arg-type]
+        elif kind == "corner":
+            out += [Relation(type=kind, a="office chair", corner=c) for c in CORNER_WALLS]  # type: ignore[arg-type]
+        elif kind == "clearance":
+            out += [Relation(type=kind, a="bed"), Relation(type=kind, a="office chair", distance=1.25)]
         else:
             out.append(Relation(type=kind, a="lamp", b="nightstand_a"))  # type: ignore[arg-type]
             out.append(Relation(type=kind, a="office chair", b="bed"))  # type: ignore[arg-type]
@@ -26,7 +30,7 @@ def every_relation() -> list[Relation]:
     return out
 
 
-@pytest.mark.parametrize("relation", every_relation(), ids=lambda r: f"{r.type}-{r.a}-{r.b or r.wall}")
+@pytest.mark.parametrize("relation", every_relation(), ids=lambda r: f"{r.type}-{r.a}-{r.b or r.wall or r.corner}")
 def test_round_trip(relation: Relation) -> None:
     assert parse_sentence(render(relation), NAMES) == relation
 
