@@ -125,7 +125,7 @@ def lean_proof(problem: Problem, certificate: Certificate) -> str:
         lines.append(f"  have nspi_s0 : 0 ≤ {parts[-1]} := by positivity")
         facts.append("nspi_s0")
     for n, term in enumerate(certificate.products):
-        weight = " * ".join(g_text[i] for i in term.hypotheses)
+        weight = " * ".join(f"({g_text[i]})" if len(term.hypotheses) > 1 else g_text[i] for i in term.hypotheses)
         parts.append(f"({weight}) * ({_lean_squares(term.squares, names)})")
         proof = f"nspi_g{term.hypotheses[0] + 1}"
         for i in term.hypotheses[1:]:

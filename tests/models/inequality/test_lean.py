@@ -154,3 +154,10 @@ def test_run_reports_lean_status_through_the_pipeline(fake_lean: Path, monkeypat
     assert result.lean.status == "accepted" and result.lean.file == "proof.lean"
     dumped = result.model_dump(mode="json")
     assert dumped["lean"]["status"] == "accepted"
+
+
+def test_products_of_two_hypotheses_are_parenthesised_and_proved_by_nested_mul_nonneg() -> None:
+    certificate = {"products": [{"hypotheses": [0, 1], "squares": [{"coeff": "1", "poly": "1"}]}]}
+    source = _proved("x*y >= 0", ["x >= 0", "y >= 0"], certificate=certificate).lean_source or ""
+    assert "0 ≤ (((x) - ((0 : ℝ))) * ((y) - ((0 : ℝ)))) * ((1 : ℝ) * ((1 : ℝ)) ^ 2)" in source
+    assert "mul_nonneg (mul_nonneg nspi_g1 nspi_g2) (by positivity)" in source
