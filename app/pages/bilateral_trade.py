@@ -2,23 +2,12 @@
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import pandas as pd
 import streamlit as st
 
-from app.components import (
-    JobView,
-    example_picker,
-    mark,
-    method_info,
-    method_page,
-    param_widget,
-    resource,
-    show_figures,
-    table,
-)
+from app import components as kit
 
 NAME = "bilateral_trade"
 KINDS = {
@@ -36,7 +25,7 @@ HORIZONS = [2**k for k in range(10, 21)]
 
 def _sub_schema(group: str) -> dict[str, dict[str, Any]]:
     """The properties of a nested parameter model (DistributionParams, AdvancedSettings)."""
-    schema = method_info(NAME)["params_schema"]
+    schema = kit.method_info(NAME)["params_schema"]
     ref = schema["properties"][group].get("$ref", "").split("/")[-1]
     return schema.get("$defs", {}).get(ref, {}).get("properties", {})
 
@@ -56,13 +45,9 @@ def _load(params: dict[str, Any]) -> None:
         st.session_state[_key("distribution", "table")] = pd.DataFrame(
             [[*r["s"], *r["b"], r["mass"]] for r in rects], columns=RECTANGLE_COLUMNS
         )
-    chosen = params.get("learners", list(_learners()))
-    for name in _learners():
+    chosen = params.get("learners", list(kit.resource(NAME, "learners")))
+    for name in kit.resource(NAME, "learners"):
         st.session_state[_key("learner", name)] = name in chosen
-
-
-def _learners() -> dict[str, dict[str, str]]:
-    return dict(resource(NAME, "learners"))
 
 
 def _nested(group: str, field: str, **kwargs: Any) -> Any:
@@ -91,21 +76,17 @@ def _rectangles() -> list[dict[str, Any]]:
     frame = st.data_editor(st.session_state[key], num_rows="dynamic", key=f"{key}.editor", width="stretch")
     rows = []
     for number, row in enumerate(frame.itertuples(index=False), start=1):
-        values = dict(zip(RECTANGLE_COLUMNS, row, strict=True))
-        empty = [c for c, v in values.items() if v is None or (isinstance(v, float) and math.isnan(v))]
+        empty = [c for c, v in zip(RECTANGLE_COLUMNS, row, strict=True) if v is None or pd.isna(v)]
         if empty:
             _input_error(f"Rectangles, row {number}: empty cell {', '.join(empty)}: fill it or delete the row")
             continue
-        for column in RECTANGLE_COLUMNS[:4]:
-            if not 0.0 <= float(values[column]) <= 1.0:
-                _input_error(f"Rectangles, row {number}: {column} = {values[column]:g} is outside [0, 1]")
-        for side in ("s", "b"):
-            if float(values[f"{side}_lo"]) > float(values[f"{side}_hi"]):
-                _input_error(f"Rectangles, row {number}: {side}_lo must not exceed {side}_hi")
-        if float(values["mass"]) < 0:
-            _input_error(f"Rectangles, row {number}: the mass must be at least 0")
-        rows.append({"s": [float(values["s_lo"]), float(values["s_hi"])],
-                     "b": [float(values["b_lo"]), float(values["b_hi"])], "mass": float(values["mass"])})
+        v = dict(zip(RECTANGLE_COLUMNS, map(float, row), strict=True))
+        problems = [f"{c} = {v[c]:g} is outside [0, 1]" for c in RECTANGLE_COLUMNS[:4] if not 0 <= v[c] <= 1]
+        problems += [f"{x}_lo must not exceed {x}_hi" for x in "sb" if v[f"{x}_lo"] > v[f"{x}_hi"]]
+        problems += ["the mass must be at least 0"] if v["mass"] < 0 else []
+        for problem in problems:
+            _input_error(f"Rectangles, row {number}: {problem}")
+        rows.append({"s": [v["s_lo"], v["s_hi"]], "b": [v["b_lo"], v["b_hi"]], "mass": v["mass"]})
     if len(rows) > 12:
         _input_error(f"Rectangles: {len(rows)} rows, at most 12")
     return rows
@@ -130,7 +111,7 @@ def _distribution() -> dict[str, Any]:
 def _learner_choice() -> list[str]:
     """One checkbox per learner with its full label: every choice visible, nothing truncated."""
     st.markdown("**Learners**")
-    learners = _learners()
+    learners = kit.resource(NAME, "learners")
     cells = st.columns(2)
     for index, (name, info) in enumerate(learners.items()):
         st.session_state.setdefault(_key("learner", name), True)
@@ -144,17 +125,17 @@ def _learner_choice() -> list[str]:
 
 def controls() -> dict[str, Any]:
     """Distribution, horizon, seeds, learners, the LP grid, and the practical learners' constants."""
-    example_picker(NAME, on_load=_load)
+    kit.example_picker(NAME, on_load=_load)
     distribution = _distribution()
     left, right = st.columns(2)
     with left:
         current = st.session_state.get(f"{NAME}.horizon", HORIZONS[-1])
-        horizon = param_widget(NAME, "horizon", label="Horizon T (rounds)", widget="select_slider",
-                               options=sorted({*HORIZONS, int(current)}), format_func=_power_of_two)
-        seeds = param_widget(NAME, "seeds", label="Seeds")
+        horizon = kit.param_widget(NAME, "horizon", label="Horizon T (rounds)", widget="select_slider",
+                               options=sorted({*HORIZONS, int(current)}), format_func=lambda t: f"2^{t.bit_length() - 1} = {t:,}" if t & (t - 1) == 0 else f"{t:,}")
+        seeds = kit.param_widget(NAME, "seeds", label="Seeds")
     with right:
-        grid_size = param_widget(NAME, "grid_size", label="Benchmark LP grid K (K x K price couples)")
-        seed = param_widget(NAME, "seed", label="Base seed")
+        grid_size = kit.param_widget(NAME, "grid_size", label="Benchmark LP grid K (K x K price couples)")
+        seed = kit.param_widget(NAME, "seed", label="Base seed")
     learners = _learner_choice()
     with st.expander("Advanced: constants of the practical learners (the paper learner uses its own)"):
         a, b = st.columns(2)
@@ -164,11 +145,6 @@ def controls() -> dict[str, Any]:
                 advanced[field] = _nested("advanced", field)
     return {"distribution": distribution, "horizon": int(horizon), "seeds": int(seeds), "seed": int(seed),
             "learners": learners, "grid_size": int(grid_size), "advanced": advanced}
-
-
-def _power_of_two(value: int) -> str:
-    exponent = int(value).bit_length() - 1
-    return f"2^{exponent} = {value:,}" if value == 1 << exponent else f"{value:,}"
 
 
 def _benchmarks(result: dict[str, Any]) -> None:
@@ -184,17 +160,12 @@ def _benchmarks(result: dict[str, Any]) -> None:
     st.latex(rf"\text{{gbb\_lower}} = {bench['gbb_lower']:.5f} \;\le\; \text{{GBB}} \;\le\; "
              rf"{bench['gbb_upper']:.5f} = \text{{gbb\_upper}}")
     st.caption(f"Lower: {bench['gbb_lower_method']}. Upper: {bench['gbb_upper_method']}. Regret uses gbb_lower.")
-    table([{"check": "fixed price <= GBB", "holds": mark(bench["fixed_le_gbb"])},
-           {"check": "GBB <= first best", "holds": mark(bench["gbb_le_first_best"])},
-           {"check": "GBB <= 2 x fixed price", "holds": mark(bench["gbb_le_twice_fixed"])}])
-    table(bench["exact_support"] or bench["lp_support"],
+    kit.table([{"check": "fixed price <= GBB", "holds": kit.mark(bench["fixed_le_gbb"])},
+           {"check": "GBB <= first best", "holds": kit.mark(bench["gbb_le_first_best"])},
+           {"check": "GBB <= 2 x fixed price", "holds": kit.mark(bench["gbb_le_twice_fixed"])}])
+    kit.table(bench["exact_support"] or bench["lp_support"],
           caption="The optimal distribution over price couples (at most two): the subsidised couple (q < p) "
                   "trades more, the profitable one pays for it.")
-
-
-def _win(summary: dict[str, Any]) -> str:
-    parts = [f"{summary[k]:.2g}" if summary[k] is not None else "—" for k in ("win_horizon", "win_horizon_at_rate")]
-    return " / ".join(parts)
 
 
 def _learner_table(result: dict[str, Any]) -> None:
@@ -210,28 +181,29 @@ def _learner_table(result: dict[str, Any]) -> None:
             "slope (median)": None if s["regret_slope_vs_gbb"] is None else round(s["regret_slope_vs_gbb"], 3),
             "slope IQR": "—" if iqr is None else f"{iqr[0]:.3f}-{iqr[1]:.3f}",
             "below fixed price from round": s["crossing_round"],
-            "wins from T (fit / 3/4 rate)": _win(s),
-            "GBB kept": mark(s["min_cumulative_profit"] >= 0),
+            "wins from T (fit / 3/4 rate)": " / ".join(
+                "—" if s[k] is None else f"{s[k]:.2g}" for k in ("win_horizon", "win_horizon_at_rate")),
+            "GBB kept": kit.mark(s["min_cumulative_profit"] >= 0),
             "guard rounds": int(s["guard_rounds"]),
             "grid K": s["grid_points"],
         })
-    table(rows, caption="Regret = T x gbb_lower - sum of the expected GFT of the posted couples. The paper proves "
+    kit.table(rows, caption="Regret = T x gbb_lower - sum of the expected GFT of the posted couples. The paper proves "
                         "slope 3/4 for its one-bit GBB learner when D has a bounded density.")
     for s in result["learners"].values():
         if s.get("notes"):
             st.markdown(f"**{s['label']}**: {s['notes']}.")
 
 
-def render(job: JobView) -> None:
+def render(job: kit.JobView) -> None:
     """Benchmarks and bracket, the learners table, the practical learner's departures, then the figures."""
     result = job.result
     _benchmarks(result)
     _learner_table(result)
-    show_figures(job, ["regret_vs_gbb", "regret_by_phase", "regret_loglog"])
+    kit.show_figures(job, ["regret_vs_gbb", "regret_by_phase", "regret_loglog"])
     if "gbb_one_bit" in result["learners"]:
         st.subheader("How the practical learner departs from the paper's")
-        table(resource(NAME, "departures"))
-    show_figures(job, ["cumulative_profit", "regret_vs_wbb", "price_heatmap", "valuations"])
+        kit.table(kit.resource(NAME, "departures"))
+    kit.show_figures(job, ["cumulative_profit", "regret_vs_wbb", "price_heatmap", "valuations"])
 
 
-method_page(NAME, controls=controls, render=render, form=False)
+kit.method_page(NAME, controls=controls, render=render, form=False)
