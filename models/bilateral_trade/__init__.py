@@ -170,4 +170,5 @@ SPEC = MethodSpec(
     tags=("online learning", "mechanism design", "linear programming"),
     page_resources=_page_resources,
     input_summary=_input_summary,
+    smoke_params={"horizon": 4096, "seeds": 2, "grid_size": 21},
 )
