@@ -275,7 +275,11 @@ def _check(problem: str, hypotheses: list[str], certificate: Mapping[str, Any], 
         raise _Reject(f"the certificate uses unknown variable(s) {sorted(used - names)[:3]}")
     points = [{v: Fraction(rng.randint(-10**9, 10**9), rng.randint(1, 10**3)) for v in sorted(names)} for _ in range(POINTS)]
     if multiplier is not None:
-        _check_multiplier(multiplier, p, margin, points, sorted(names))
+        nonnegative = {
+            v for v in names for k, (_l, _r, rel) in enumerate(hyps)
+            if rel != "=" and all(hyp_value[k](x) == x[v] for x in points)
+        }
+        _check_multiplier(multiplier, p, margin, points, sorted(names), nonnegative)
     for x in points:
         lhs = (p(x) - margin) * (_evaluate(multiplier, x) if multiplier is not None else 1)
         rhs = _sum_squares(squares, x)
@@ -293,17 +297,26 @@ def _check(problem: str, hypotheses: list[str], certificate: Mapping[str, Any], 
 
 def _check_multiplier(
     multiplier: Program, p: Callable[[Mapping[str, Fraction]], Fraction], margin: Fraction,
-    points: list[dict[str, Fraction]], names: list[str],
+    points: list[dict[str, Fraction]], names: list[str], nonnegative: set[str],
 ) -> None:
-    """The multiplier must be a positive constant, (1 + |x|^2)^k or, for homogeneous p and margin 0, (|x|^2)^k."""
+    """The multiplier must be a positive constant, (1 + |x|^2)^k or, for homogeneous p and margin 0, (|x|^2)^k;
+    with hypotheses x_i >= 0, also (1 + S)^k or (S^k with margin 0 and p(0) = 0), S = sum x_i + sum y_j^2."""
     values = [_evaluate(multiplier, x) for x in points]
     norms = [sum((x[v] ** 2 for v in names), Fraction(0)) for x in points]
+    orthant = [sum((x[v] if v in nonnegative else x[v] ** 2 for v in names), Fraction(0)) for x in points]
     if values[0] > 0 and all(v == values[0] for v in values):
         return
+    vanishes_at_origin = p(dict.fromkeys(names, Fraction(0))) == 0
     for k in range(1, 4):
         if all(v == (1 + n) ** k for v, n in zip(values, norms, strict=True)):
             return
         if margin == 0 and all(v == n**k for v, n in zip(values, norms, strict=True)) and _homogeneous(p, points):
+            return
+        if nonnegative and all(v == (1 + s) ** k for v, s in zip(values, orthant, strict=True)):
+            return
+        if nonnegative and margin == 0 and vanishes_at_origin and all(
+            v == s**k for v, s in zip(values, orthant, strict=True)
+        ):
             return
     raise _Reject("the multiplier is not a positive constant, (1 + |x|^2)^k or (|x|^2)^k for a homogeneous p")
 

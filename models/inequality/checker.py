@@ -21,6 +21,7 @@ from typing import Any
 from models.common.contract import MethodInputError
 
 from .budget import check_time
+from .orthant import nonnegative_variables, orthant_multiplier_base
 from .parser import Limits, Problem, parse_polynomial
 from .polynomial import Monomial, Polynomial, sum_polys
 
@@ -88,19 +89,31 @@ def _squares(items: Any, variables: tuple[str, ...], label: str) -> list[tuple[F
     return out
 
 
-def known_multiplier(multiplier: Polynomial, p: Polynomial, margin: Fraction) -> str | None:
-    """'constant', 'affine' or 'homogeneous' when `multiplier` is one of the accepted positive forms."""
+def known_multiplier(
+    multiplier: Polynomial, p: Polynomial, margin: Fraction, nonnegative: Sequence[int] = ()
+) -> str | None:
+    """The kind of `multiplier` when it is one of the accepted forms, positive where it matters:
+    'constant' (> 0); 'affine' (1 + |x|^2)^k; 'homogeneous' (|x|^2)^k for a homogeneous p of positive
+    degree and margin 0 (zero only at the origin, where p vanishes); with hypotheses x_i >= 0 for the
+    indices `nonnegative`, 'orthant-affine' (1 + S)^k and 'orthant-homogeneous' S^k (margin 0 and
+    p(0) = 0) with S = sum_{i nonnegative} x_i + sum_{other j} x_j^2 (zero on the domain only at 0)."""
     variables = p.variables
     constant = multiplier.constant_value()
     if constant is not None:
         return "constant" if constant > 0 else None
     one = Polynomial.constant(variables, 1)
     norm = sum_polys((Polynomial.variable(variables, v) ** 2 for v in variables), variables)
+    at_origin = p.terms.get((0,) * len(variables), Fraction(0))
+    orthant = orthant_multiplier_base(variables, nonnegative) if nonnegative else None
     for k in range(1, 4):
         if multiplier == (one + norm) ** k:
             return "affine"
         if margin == 0 and p.is_homogeneous() and p.degree() > 0 and multiplier == norm**k:
             return "homogeneous"
+        if orthant is not None and multiplier == (one + orthant) ** k:
+            return "orthant-affine"
+        if orthant is not None and margin == 0 and at_origin == 0 and multiplier == orthant**k:
+            return "orthant-homogeneous"
     return None
 
 
@@ -128,8 +141,9 @@ def _check(problem: Problem, certificate: Mapping[str, Any]) -> CheckReport:
     multiplier = Polynomial.constant(variables, 1)
     if raw_multiplier is not None:
         multiplier = _poly(raw_multiplier, variables, "multiplier")
-        if known_multiplier(multiplier, p, margin) is None:
-            raise _Reject("the multiplier must be a positive constant, (1 + |x|^2)^k or, for a homogeneous p, (|x|^2)^k")
+        if known_multiplier(multiplier, p, margin, sorted(nonnegative_variables(problem))) is None:
+            raise _Reject("the multiplier must be a positive constant, (1 + |x|^2)^k or, for a homogeneous p, (|x|^2)^k "
+                          "(with hypotheses x_i >= 0: x_i in place of x_i^2)")
     squares = _squares(certificate.get("squares", []), variables, "squares")
     products = certificate.get("products", []) or []
     equalities = certificate.get("equalities", []) or []

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from .certificate import Certificate, WeightedSquare
+from .orthant import nonnegative_variables
 from .parser import Problem
 from .polynomial import Polynomial
 
@@ -112,7 +113,9 @@ def lean_proof(problem: Problem, certificate: Certificate) -> str:
         f"    {statement} := by",
     ]
     facts: list[str] = []
-    used = sorted({i for t in certificate.products for i in t.hypotheses} | {e.hypothesis for e in certificate.equalities})
+    orthant = nonnegative_variables(problem) if certificate.multiplier_kind.startswith("orthant") else {}
+    used = sorted({i for t in certificate.products for i in t.hypotheses} | {e.hypothesis for e in certificate.equalities}
+                  | set(orthant.values()))
     for k in used:
         h = problem.hypotheses[k]
         if h.is_equality:
@@ -140,10 +143,54 @@ def lean_proof(problem: Problem, certificate: Certificate) -> str:
     if certificate.multiplier is None:
         lines.append(f"  have nspi_key : {target} = {rhs} := by ring")
         lines.append(f"  linarith [{', '.join(['nspi_key', *facts])}]")
+    elif orthant:
+        lines += _with_orthant_multiplier(certificate, names, orthant, target, rhs, facts)
     else:
         lines += _with_multiplier(certificate, names, target, rhs, facts)
     lines += ["", f"#print axioms {THEOREM_NAME}", ""]
     return "\n".join(lines)
+
+
+def _with_orthant_multiplier(
+    certificate: Certificate, names: Sequence[str], orthant: dict[int, int], target: str, rhs: str, facts: list[str]
+) -> list[str]:
+    """M = (1 + S)^k or S^k with S = sum x_i (x_i >= 0) + sum y_j^2: S >= 0 on the domain, S = 0 only at 0."""
+    base = " + ".join(v if i in orthant else f"{v} ^ 2" for i, v in enumerate(names))
+    k = certificate.multiplier_power
+    signs = ", ".join([*(f"nspi_g{orthant[i] + 1}" for i in sorted(orthant)),
+                       *(f"sq_nonneg {v}" for i, v in enumerate(names) if i not in orthant)])
+    affine = certificate.multiplier_kind == "orthant-affine"
+    d_text = f"(1 + {base}) ^ {k}" if affine else f"({base}) ^ {k}"
+    lines = [
+        f"  have nspi_key : {d_text} * ({target}) = {rhs} := by ring",
+        f"  have nspi_n : 0 ≤ {d_text} * ({target}) := by linarith [{', '.join(['nspi_key', *facts])}]",
+    ]
+    conclude = [
+        "by_contra nspi_neg",
+        "push_neg at nspi_neg",
+        f"have nspi_lt : {target} < 0 := by linarith",
+        "have nspi_prod := mul_neg_of_pos_of_neg nspi_d nspi_lt",
+        "linarith",
+    ]
+    if affine:
+        return lines + [f"  have nspi_d : 0 < {d_text} := pow_pos (by linarith [{signs}]) {k}"] + [f"  {c}" for c in conclude]
+    zero_facts = []
+    for i, v in enumerate(names):
+        if i in orthant:
+            zero_facts.append(f"    have nspi_{v}0 : {v} = 0 := by linarith [{signs}]")
+        else:
+            zero_facts.append(f"    have nspi_{v}0 : {v} = 0 := by\n"
+                              f"      have nspi_sq : {v} ^ 2 = 0 := by nlinarith [{signs}]\n"
+                              f"      simpa using nspi_sq")
+    return lines + [
+        f"  rcases (show (0 : ℝ) ≤ {base} by linarith [{signs}]).lt_or_eq with nspi_pos | nspi_zero",
+        f"  · have nspi_d : 0 < {d_text} := pow_pos nspi_pos {k}",
+        *[f"    {c}" for c in conclude],
+        "  · -- S = 0 on the domain forces every variable to 0, where p vanishes",
+        *zero_facts,
+        "    subst " + " ".join(f"nspi_{v}0" for v in names),
+        "    norm_num",
+    ]
 
 
 def _with_multiplier(certificate: Certificate, names: Sequence[str], target: str, rhs: str, facts: list[str]) -> list[str]:

@@ -19,6 +19,7 @@ from .domain_refute import refute_in_domain
 from .equalities import Elimination, eliminate_linear
 from .lean_export import THEOREM_NAME, lean_proof
 from .lean_runner import run_lean
+from .orthant import nonnegative_variables, orthant_multiplier_base, orthant_search, orthant_variables
 from .params import Params
 from .parser import Problem, parse_polynomial, parse_problem
 from .polynomial import Polynomial, format_fraction
@@ -155,6 +156,15 @@ def _search(
               "found" if constrained.certificate else "failed",
               f"{len(elimination.substitutions)} linear equalities substituted")
     llm = "ignored: the LLM proposer is used only without hypotheses" if params.use_llm else "not requested"
+    if constrained.certificate is None and orthant_variables(problem) is not None:
+        started = time.perf_counter()
+        substituted = orthant_search(problem, params, options, clock, progress)
+        assert substituted is not None
+        clock.add("x = t^2 substitution", time.perf_counter() - started,
+                  "found" if substituted.certificate else "failed", "every hypothesis is x_i >= 0")
+        if substituted.certificate is not None:
+            return substituted.certificate, substituted.outcome, substituted.route, llm, []
+        constrained.reasons += [f"x = t^2: {r}" for r in substituted.reasons]
     return constrained.certificate, constrained.outcome, constrained.route, llm, constrained.reasons
 
 
@@ -280,8 +290,9 @@ def _certificate_from_json(problem: Problem, data: dict[str, Any]) -> Certificat
     multiplier = None if data.get("multiplier") is None else poly(data["multiplier"])
     kind, power = "", 0
     if multiplier is not None:
-        kind = known_multiplier(multiplier, problem.claim.polynomial, margin) or ""
-        power = multiplier.degree() // 2
+        nonnegative = sorted(nonnegative_variables(problem))
+        kind = known_multiplier(multiplier, problem.claim.polynomial, margin, nonnegative) or ""
+        power = _multiplier_power(multiplier, kind, problem, nonnegative)
     return Certificate(
         squares=squares(data.get("squares", [])), multiplier=multiplier, multiplier_kind=kind, multiplier_power=power,
         margin=margin,
@@ -290,11 +301,20 @@ def _certificate_from_json(problem: Problem, data: dict[str, Any]) -> Certificat
     )
 
 
+def _multiplier_power(multiplier: Polynomial, kind: str, problem: Problem, nonnegative: list[int]) -> int:
+    """k in D = base^k for the accepted kinds (the base has degree 2, or degree 1 or 2 on the orthant)."""
+    if kind in ("orthant-affine", "orthant-homogeneous"):
+        base = orthant_multiplier_base(problem.variables, nonnegative)
+        return next(k for k in range(1, 4) if (base + Polynomial.constant(problem.variables, 1)) ** k == multiplier
+                    or base**k == multiplier)
+    return multiplier.degree() // 2
+
+
 def _multiplier_latex(certificate: Certificate, poly: Polynomial) -> str:
     if certificate.multiplier is None:
         return ""
     if certificate.multiplier_kind not in ("affine", "homogeneous"):
-        return certificate.multiplier.latex()
+        return f"\\left({certificate.multiplier.latex()}\\right)"
     names = " + ".join(f"{Polynomial.variable(poly.variables, v).latex()}^{{2}}" for v in poly.variables)
     inner = names if certificate.multiplier_kind == "homogeneous" else f"1 + {names}"
     power = certificate.multiplier_power
