@@ -1,0 +1,48 @@
+"""AppTest of the diffusion-resampling page against the live backend: a short run and an example."""
+
+from __future__ import annotations
+
+from streamlit.testing.v1 import AppTest
+
+from tests.app.pagetools import click_run, page_text
+from tests.conftest import page_file
+
+NAME = "diffusion_resampling"
+
+
+def _page() -> AppTest:
+    at = AppTest.from_file(page_file(NAME), default_timeout=180)
+    at.run()
+    assert not at.exception
+    return at
+
+
+def test_a_short_run_shows_the_claims_tables_and_figures(live_backend: str) -> None:
+    at = _page()
+    # tiny on purpose: the live backend runs the job inline, inside the page's HTTP request
+    at.text_input(key=f"{NAME}.particles").set_value("8, 16")
+    at.slider(key=f"{NAME}.moment_repeats").set_value(2)
+    at.slider(key=f"{NAME}.filter_steps").set_value(5)
+    at.slider(key=f"{NAME}.filter_particles").set_value(8)
+    at.slider(key=f"{NAME}.gradient_repeats").set_value(2)
+    at.slider(key=f"{NAME}.estimation_iterations").set_value(1)
+    at.slider(key=f"{NAME}.ode_steps").set_value(2)
+    at.slider(key=f"{NAME}.sinkhorn_iterations").set_value(5)
+    at.run()
+    at = click_run(at)
+    assert not at.exception
+    subheaders = [h.value for h in at.subheader]
+    assert "The paper's claims in this run" in subheaders
+    assert any(h.startswith("Experiment 2: dl/dtheta") for h in subheaders)
+    moments = next(df.value for df in at.dataframe if "N = 16" in df.value.columns)
+    assert len(moments) == 6  # the weighted set plus five resamplers
+    assert len(at.get("plotly_chart")) == 4
+    assert "Kalman MLE of theta" in page_text(at)
+
+
+def test_example_fills_the_controls(live_backend: str) -> None:
+    at = _page()
+    label = next(o for o in at.selectbox(key=f"{NAME}._example").options if o.startswith("Differentiable only"))
+    at.selectbox(key=f"{NAME}._example").set_value(label)
+    at.run()
+    assert at.multiselect(key=f"{NAME}.resamplers").value == ["soft", "ot", "diffusion"]
