@@ -62,7 +62,9 @@ values of its variables that satisfy the hypotheses** (over all reals when there
 4. **Propose**: Gram matrices over reduced monomial bases (Newton polytope, diagonal pruning, sparsity
    blocks), solved by cvxpy + Clarabel maximising the smallest eigenvalue. Under hypotheses the
    certificate is `p - margin = s_0 + sum g_i s_i + sum g_i g_k s_ik + sum h_j lambda_j` (Putinar, then
-   Schmuedgen pairs) up to a degree bound. An LLM endpoint may propose squares: their monomials
+   Schmuedgen pairs) up to a degree bound; when every hypothesis is `x_i >= 0`, also `x_i = t_i^2`: a
+   global certificate of `p(t^2)` split by parity is an exact Schmuedgen certificate (Schur's inequality).
+   An LLM endpoint may propose squares: their monomials
    restrict the SDP's basis. A strict claim `p > 0` is proved as `p - margin >= 0` with the largest
    rational margin the SDP allows, never from `p >= 0` alone.
 5. **Refine exactly** (Peyrl & Parrilo): round, project onto the affine Gram space in rational
