@@ -120,12 +120,12 @@ def _summaries(
 ) -> tuple[list[FinalMass], list[TimeToThreshold], list[MassCurve], list[int]]:
     idx = np.unique(np.linspace(0, params.steps, min(_CURVE_POINTS, params.steps + 1)).round().astype(int))
     finals, times, curves = [], [], []
-    for verifier, mf, cell in zip(verifiers, mean_field, cells, strict=True):
+    for j, verifier, mf, cell in zip(params.j_values, verifiers, mean_field, cells, strict=True):
         paths = np.stack(cell.results)
         mean = paths.mean(axis=0)
         last = paths[:, -1]
         se = float(last.std(ddof=1) / np.sqrt(len(last))) if len(last) > 1 else 0.0
-        j = round(verifier.youden_j, 12)
+        j = float(j)  # the requested value (TPR - FPR recomputed in floating point can read -0.0)
         finals.append(
             FinalMass(
                 j=j, fnr=verifier.fnr, mean_field=float(mf[-1]), bandit_mean=float(mean[-1]), bandit_se=se,
@@ -162,7 +162,7 @@ def run(params: Params, progress: Progress) -> Result:
 
     cells = run_grid(
         verifiers, simulate, seeds=params.seeds, base_seed=params.seed, progress=monotone.stage(0.05, 0.85),
-        label=lambda v: f"GRPO bandit, J = {v.youden_j:+.2f}",
+        label=lambda v: f"GRPO bandit, J = {v.youden_j + 0.0:+.2f}",
     )
     monotone(0.85, "phase diagram (mean field)")
     phase = _phase(params)
