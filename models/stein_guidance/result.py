@@ -1,0 +1,115 @@
+"""Result of a Stein-guidance run: curves per method, the matched comparison, samples and trajectories."""
+
+from __future__ import annotations
+
+import io
+
+from pydantic import BaseModel
+
+from models.common.contract import Artifact, MethodResult, Verdict
+
+__all__ = ["CLEAR_MARGIN", "CurvePoint", "MatchedComparison", "Result", "Trajectories"]
+
+CLEAR_MARGIN = 0.10  # "clearly larger": SDG's on-manifold fraction exceeds DPS's by at least this much
+
+
+class CurvePoint(BaseModel):
+    scale: float
+    hit_rate: float
+    on_manifold_fraction: float
+
+
+class MatchedComparison(BaseModel):
+    """On-manifold fractions of every method at one common reward hit rate."""
+
+    hit_rate: float
+    on_manifold: dict[str, float | None]  # None: the method's sweep never reached this hit rate
+    exact_posterior: float
+
+
+class Trajectories(BaseModel):
+    """Paths of a few particles (first two coordinates) at the scale nearest the matched hit rate."""
+
+    scale: float
+    times: list[float]
+    paths: list[list[list[float]]]  # [particle][time] -> (x1, x2)
+    final: list[list[float]]  # all final particles at that scale, first two coordinates
+
+
+class Result(MethodResult):
+    dimension: int
+    particles: int
+    steps: int
+    methods: list[str]
+    labels: dict[str, str]
+    target: list[float]
+    hit_radius: float
+    log_density_threshold: float
+    unguided_on_manifold: float
+    curves: dict[str, list[CurvePoint]]
+    exact_posterior_curve: list[CurvePoint]
+    at_matched_hit_rate: MatchedComparison
+    trajectories: dict[str, Trajectories]
+    density_axis: list[float]
+    density_grid: list[list[float]]
+
+    def metrics(self) -> dict[str, float | int | str]:
+        m = self.at_matched_hit_rate
+        out: dict[str, float | int | str] = {
+            "Matched reward hit rate": round(m.hit_rate, 3),
+            "Exact posterior: on-manifold fraction at that rate": round(m.exact_posterior, 3),
+            "Unguided sampler: on-manifold fraction (should be ~0.99)": round(self.unguided_on_manifold, 3),
+            "On-manifold threshold (log prior density)": round(self.log_density_threshold, 3),
+        }
+        for name, fraction in m.on_manifold.items():
+            out[f"{self.labels[name]}: on-manifold fraction"] = "not reached" if fraction is None else round(fraction, 3)
+        return out
+
+    def verdict(self) -> Verdict:
+        m = self.at_matched_hit_rate
+        if "sdg" not in m.on_manifold or "dps" not in m.on_manifold:
+            return Verdict("Not evaluated", "info", "Select both SDG and DPS to compare them.")
+        sdg, dps = m.on_manifold["sdg"], m.on_manifold["dps"]
+        if sdg is None or dps is None:
+            return Verdict("Not evaluated", "info", "SDG or DPS did not reach the matched hit rate.")
+        detail = (
+            f"at reward hit rate {m.hit_rate:.2f}: SDG keeps {sdg:.3f} of its samples on the prior's 99% region, "
+            f"DPS {dps:.3f} (difference {sdg - dps:+.3f}; 'clearly larger' means at least +{CLEAR_MARGIN:.2f}); "
+            f"the exact posterior keeps {m.exact_posterior:.3f}"
+        )
+        if sdg - dps >= CLEAR_MARGIN:
+            return Verdict("SDG stays on the manifold", "success", detail)
+        if sdg > dps:
+            return Verdict("SDG only slightly above DPS", "warning", detail)
+        return Verdict("SDG does not beat DPS here", "warning", detail)
+
+    def artifacts(self) -> dict[str, Artifact]:
+        curves = io.StringIO()
+        curves.write("method,scale,hit_rate,on_manifold_fraction\n")
+        rows = [(name, p) for name in self.methods for p in self.curves[name]]
+        rows += [("exact_posterior", p) for p in self.exact_posterior_curve]
+        for name, p in rows:
+            curves.write(f"{name},{p.scale:g},{p.hit_rate:.6g},{p.on_manifold_fraction:.6g}\n")
+        samples = io.StringIO()
+        samples.write("method,scale,x1,x2\n")
+        for name, traj in self.trajectories.items():
+            for x1, x2 in traj.final:
+                samples.write(f"{name},{traj.scale:g},{x1:.6g},{x2:.6g}\n")
+        paths = io.StringIO()
+        paths.write("method,particle,t,x1,x2\n")
+        for name, traj in self.trajectories.items():
+            for index, path in enumerate(traj.paths):
+                for t, (x1, x2) in zip(traj.times, path, strict=True):
+                    paths.write(f"{name},{index},{t:.6g},{x1:.6g},{x2:.6g}\n")
+        matched = io.StringIO()
+        matched.write("method,hit_rate,on_manifold_fraction\n")
+        m = self.at_matched_hit_rate
+        for name, fraction in m.on_manifold.items():
+            matched.write(f"{name},{m.hit_rate:.6g},{'' if fraction is None else f'{fraction:.6g}'}\n")
+        matched.write(f"exact_posterior,{m.hit_rate:.6g},{m.exact_posterior:.6g}\n")
+        return {
+            "curves.csv": Artifact.csv(curves.getvalue()),
+            "matched.csv": Artifact.csv(matched.getvalue()),
+            "final_samples.csv": Artifact.csv(samples.getvalue()),
+            "trajectories.csv": Artifact.csv(paths.getvalue()),
+        }
