@@ -31,8 +31,48 @@ class JobLimits:
     own_deadline_slack_s: float = 5.0  # the job stops itself this long after its time limit
 
 
+def _children(pid: int) -> list[int]:
+    """Direct children from /proc (one small read per thread) rather than a scan of every process."""
+    found: list[int] = []
+    try:
+        for tid in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{tid}/children") as children:
+                found.extend(int(child) for child in children.read().split())
+    except OSError:
+        return found
+    return found
+
+
+def _rss_bytes(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/statm") as statm:
+            return int(statm.read().split()[1]) * _PAGE
+    except (OSError, IndexError, ValueError):
+        return 0
+
+
+_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+
 def tree_rss_mb(pid: int) -> float:
-    """Resident memory of a process and all its children, in MB (0 when it is gone)."""
+    """Resident memory of a process and all its descendants, in MB (0 when it is gone).
+
+    Sampled ten times a second per job, so it reads /proc directly (about 0.1 ms for a lone
+    process) instead of letting psutil scan every process on the machine for children (~20 ms)."""
+    if not os.path.exists(f"/proc/{pid}/task"):  # not Linux: psutil's portable (slower) way
+        return _tree_rss_psutil(pid)
+    total, stack, seen = 0, [pid], set()
+    while stack:
+        current = stack.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        total += _rss_bytes(current)
+        stack.extend(_children(current))
+    return total / 2**20
+
+
+def _tree_rss_psutil(pid: int) -> float:
     try:
         root = psutil.Process(pid)
         processes = [root, *root.children(recursive=True)]

@@ -16,6 +16,7 @@ from typing import Any
 
 from backend.jobs.limits import DEADLINE_EXIT_CODE, JobLimits, limit_threads, tree_rss_mb
 from backend.jobs.outcome import Outcome, execute
+from backend.jobs.worker import warm_up_figures
 
 __all__ = ["ProgressBoard", "run_job_task"]
 
@@ -77,8 +78,16 @@ def run_job_task(job_id: str, module: str, params: dict[str, Any], limits: JobLi
 
     from backend.registry import load_spec
 
-    context = ray.get_runtime_context()
-    board.started.remote(job_id, os.getpid(), context.get_node_id())
+    node = ray.get_runtime_context().get_node_id()
+    try:
+        spec = load_spec(module)  # imports do not count against the time limit (as in the forkserver)
+        warm_up_figures()
+    except Exception as exc:  # noqa: BLE001
+        ray.get(board.started.remote(job_id, os.getpid(), node), timeout=60)
+        return Outcome.failed(f"the method could not be loaded on the Ray worker: {type(exc).__name__}: {exc}")
+    # Waiting for the board here also connects this worker to it before the job's clock starts (a
+    # cold worker's first actor call can take seconds on a busy machine).
+    ray.get(board.started.remote(job_id, os.getpid(), node), timeout=60)
     limit_threads(threads)
     done = threading.Event()
     threading.Thread(target=_watchdog, args=(job_id, board, limits, done), name="job-watchdog", daemon=True).start()
@@ -92,10 +101,6 @@ def run_job_task(job_id: str, module: str, params: dict[str, Any], limits: JobLi
             board.report.remote(job_id, float(fraction), str(message))
 
     try:
-        try:
-            spec = load_spec(module)
-        except Exception as exc:  # noqa: BLE001
-            return Outcome.failed(f"the method could not be loaded on the Ray worker: {type(exc).__name__}: {exc}")
         return execute(spec, params, progress, limits.memory_mb, limits.max_result_mb)
     finally:
         done.set()

@@ -22,7 +22,7 @@ from backend.jobs.limits import (
     watch_parent_and_deadline,
 )
 
-__all__ = ["worker_main"]
+__all__ = ["warm_up_figures", "worker_main"]
 
 
 def worker_main(conn: Connection, preload: list[str], progress_interval_s: float, threads: int = 1,
@@ -43,7 +43,7 @@ def worker_main(conn: Connection, preload: list[str], progress_interval_s: float
             importlib.import_module(module_name)
         except Exception:  # noqa: BLE001 - the job that needs it will report the import error
             pass
-    _warm_up_figures()
+    warm_up_figures()
     conn.send(("ready",))
     try:
         message = conn.recv()
@@ -80,7 +80,7 @@ def worker_main(conn: Connection, preload: list[str], progress_interval_s: float
     conn.send(("outcome", execute(spec, params, progress, limits.memory_mb, limits.max_result_mb)))
 
 
-def _warm_up_figures() -> None:
+def warm_up_figures() -> None:
     """Pay plotly's first-serialisation cost (validators, encoders) before a job arrives."""
     try:
         import plotly.graph_objects as go

@@ -16,7 +16,7 @@ from typing import Literal
 import plotly.graph_objects as go
 from pydantic import BaseModel, ConfigDict, Field
 
-from models.common import Artifact, MethodResult, MethodSpec, Paper, Progress, Requirements, torch_device
+from models.common import Artifact, MethodResult, MethodSpec, Paper, Progress, Requirements
 
 __all__ = ["GPU_TOY", "SPEC"]
 
@@ -34,7 +34,6 @@ class Params(BaseModel):
 class Result(MethodResult):
     steps_done: int
     pid: int
-    device: str = "cpu"
 
     def metrics(self) -> dict[str, float | int | str]:
         return {"Steps done": self.steps_done}
@@ -66,7 +65,7 @@ def run(params: Params, progress: Progress) -> Result:
     for step in range(params.steps):
         progress(step / params.steps, f"step {step + 1} of {params.steps}")
         time.sleep(params.step_s)
-    return Result(steps_done=params.steps, pid=os.getpid(), device=torch_device())
+    return Result(steps_done=params.steps, pid=os.getpid())
 
 
 def figures(result: Result) -> dict[str, go.Figure]:
