@@ -8,7 +8,7 @@ import numpy as np
 import torch
 
 from models.common.continual import digits_dataset, dirichlet_split, train_test_split_indices
-from models.common.contract import Progress
+from models.common.contract import MethodInputError, Progress
 from models.common.device import torch_device
 from models.common.progress import MonotoneProgress
 from models.rc_fcl.concepts import plan_drift
@@ -16,14 +16,23 @@ from models.rc_fcl.federation import METHODS, Federation, MethodTrace, make_mode
 from models.rc_fcl.params import Params
 from models.rc_fcl.result import ClientDrift, Detection, MethodCurves, MethodSummary, Result
 
-__all__ = ["build_federation", "detection_rates", "run"]
+__all__ = ["MIN_EXAMPLES", "build_federation", "detection_rates", "run"]
+
+MIN_EXAMPLES = 20  # per client, so that every client can fit a reference and train
 
 
 def build_federation(params: Params) -> Federation:
     rng = np.random.default_rng(params.seed)
     x, y = digits_dataset()
     train_idx, test_idx = train_test_split_indices(y, 0.25, rng)
-    parts = dirichlet_split(y[train_idx], params.clients, params.dirichlet_alpha, rng, min_size=20)
+    try:
+        parts = dirichlet_split(y[train_idx], params.clients, params.dirichlet_alpha, rng, min_size=MIN_EXAMPLES,
+                                attempts=200)
+    except ValueError as exc:
+        raise MethodInputError(
+            f"dirichlet_alpha {params.dirichlet_alpha:g} with {params.clients} clients: no split in 200 draws gave "
+            f"every client {MIN_EXAMPLES} examples; raise dirichlet_alpha or lower clients"
+        ) from exc
     client_x = [x[train_idx[p]] for p in parts]
     client_y = [y[train_idx[p]] for p in parts]
     plans = plan_drift(client_y, params.rounds, params.drift_magnitude, rng)

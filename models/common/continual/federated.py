@@ -20,7 +20,8 @@ State = dict[str, torch.Tensor]
 
 
 def dirichlet_split(
-    labels: np.ndarray, clients: int, alpha: float, rng: np.random.Generator, min_size: int = 1
+    labels: np.ndarray, clients: int, alpha: float, rng: np.random.Generator, min_size: int = 1,
+    attempts: int = 1000,
 ) -> list[np.ndarray]:
     """Indices of each client: every class is shared out by proportions ~ Dirichlet(alpha, ..., alpha).
 
@@ -31,7 +32,7 @@ def dirichlet_split(
         raise ValueError("need clients >= 1 and alpha > 0")
     if clients * min_size > labels.size:
         raise ValueError(f"{labels.size} examples cannot give {clients} clients {min_size} each")
-    for _ in range(1000):
+    for _ in range(attempts):
         parts: list[list[int]] = [[] for _ in range(clients)]
         for label in np.unique(labels):
             idx = rng.permutation(np.flatnonzero(labels == label))

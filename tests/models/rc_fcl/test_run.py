@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from models.common import no_progress
+from models.common import MethodInputError, no_progress
 from models.rc_fcl import SPEC
 from models.rc_fcl.federation import run_method
 from models.rc_fcl.params import Params
@@ -85,3 +85,8 @@ def test_default_run_reports_the_claim_as_measured() -> None:
     assert d.true_positive_rate >= 0.8 and d.false_positive_rate <= 0.1
     gain = result.gain_over_fedavg()
     assert result.verdict().tone == ("success" if gain >= 0.03 else "warning")
+
+
+def test_an_impossible_split_names_the_field() -> None:
+    with pytest.raises(MethodInputError, match="dirichlet_alpha 0.05 with 20 clients"):
+        build_federation(Params(clients=20, dirichlet_alpha=0.05, rounds=5))
