@@ -37,7 +37,8 @@ $c$ that sits *outside* the ring, halfway between two modes, where the prior den
 manifold** when $\log p_0(x)$ is above the 1% quantile of $\log p_0$ under the prior (computed from
 100,000 prior draws). Sampling the tilted law $p_0(x)\,e^{\lambda r(x)}$ exactly would give hits that stay
 on the nearby edges of the two modes; the dashed curve is that exact law (self-normalised importance
-sampling, no sampler).
+sampling, no sampler). In 8-D the reward sees only $(x_1, x_2)$; the target point with the six other
+coordinates at their mode lies just inside the 99% region there, so the 8-D task is easier.
 
 **Each method** runs the same reverse VP SDE ($\beta$ from 0.1 to 20, Euler-Maruyama from $t=1$ to $10^{-3}$)
 with a guided score; $\hat x_0 = (x_t + (1-\bar\alpha_t)s_t(x_t))/\sqrt{\bar\alpha_t}$ is Tweedie's estimate.

@@ -1,0 +1,76 @@
+"""run(): CLI keys, reproducibility, matching, bad input, and the headline comparison."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import ValidationError
+
+from models.common.contract import MethodInputError
+from models.stein_guidance import SPEC
+from models.stein_guidance.matching import matched_hit_rate, on_manifold_at
+from models.stein_guidance.params import Params
+from models.stein_guidance.result import CLEAR_MARGIN, MatchedComparison
+from models.stein_guidance.run import run
+
+
+def _small(**overrides: object) -> Params:
+    values: dict[str, object] = {"particles": 32, "steps": 12, "guidance_scales": [2.0, 16.0], "methods": ["dps", "sdg"]}
+    values.update(overrides)
+    return Params.model_validate(values)
+
+
+def test_small_run_has_the_cli_keys_and_is_reproducible() -> None:
+    fractions: list[float] = []
+    result = run(_small(), lambda f, m="": fractions.append(f))
+    dumped = result.model_dump()
+    assert set(dumped["curves"]) == {"dps", "sdg"}
+    assert {"scale", "hit_rate", "on_manifold_fraction"} <= set(dumped["curves"]["sdg"][0])
+    assert {"hit_rate", "on_manifold"} <= set(dumped["at_matched_hit_rate"])
+    assert fractions == sorted(fractions) and fractions[-1] == 1.0
+    assert run(_small(), lambda f, m="": None).model_dump() == dumped
+    assert run(_small(seed=4), lambda f, m="": None).model_dump()["curves"] != dumped["curves"]
+    assert set(SPEC.figures(result)) == {"tradeoff", "final_samples", "trajectories"}
+    assert set(result.artifacts()) == {"curves.csv", "matched.csv", "final_samples.csv", "trajectories.csv"}
+
+
+def test_eight_dimensional_run() -> None:
+    result = run(_small(dimension=8, methods=["sdg_langevin"]), lambda f, m="": None)
+    assert result.dimension == 8 and len(result.curves["sdg_langevin"]) == 2
+
+
+def test_matching_interpolates_and_marks_rates_not_reached() -> None:
+    curves = {"dps": [(0.2, 0.9), (0.8, 0.6)], "sdg": [(0.1, 0.95), (0.6, 0.85)], "sdg_langevin": [(0.1, 0.5), (0.3, 0.4)]}
+    assert matched_hit_rate(0.7, curves) == 0.6  # lowered to what SDG reaches, not to Langevin's 0.3
+    assert on_manifold_at(0.5, curves["dps"]) == pytest.approx(0.75)
+    assert on_manifold_at(0.5, curves["sdg_langevin"]) is None
+
+
+def test_verdict_follows_the_margin() -> None:
+    result = run(_small(), lambda f, m="": None)
+    for sdg, tone in ((0.95, "success"), (0.8 + CLEAR_MARGIN / 2, "warning"), (0.7, "warning")):
+        changed = result.model_copy(update={"at_matched_hit_rate": MatchedComparison(
+            hit_rate=0.5, on_manifold={"dps": 0.8, "sdg": sdg}, exact_posterior=0.9)})
+        assert changed.verdict().tone == tone
+
+
+def test_bad_inputs_name_the_field_and_the_limit() -> None:
+    with pytest.raises(ValidationError):
+        Params(dimension=3)
+    with pytest.raises(ValidationError, match="outside"):
+        Params(guidance_scales=[1.0, 900.0])
+    with pytest.raises(ValidationError, match="only once"):
+        Params(methods=["dps", "dps"])
+    with pytest.raises(MethodInputError, match="particles\\^2"):
+        run(Params(particles=1024, steps=500, guidance_scales=[1.0 * k for k in range(1, 11)]), lambda f, m="": None)
+
+
+@pytest.mark.slow
+def test_default_run_headline_comparison() -> None:
+    """The paper's claim at the default setting: recorded, not forced (see the report for the numbers)."""
+    result = run(Params(), lambda f, m="": None)
+    m = result.at_matched_hit_rate
+    assert m.hit_rate == 0.5
+    sdg, dps = m.on_manifold["sdg"], m.on_manifold["dps"]
+    assert sdg is not None and dps is not None
+    assert result.verdict().tone == ("success" if sdg - dps >= CLEAR_MARGIN else "warning")
+    assert result.unguided_on_manifold > 0.95
