@@ -39,12 +39,13 @@ PAIR_KINDS = ("left_of", "right_of", "in_front_of", "behind", "west_of", "east_o
               "far", "facing")
 
 
-def solve_rate(count: int, starts: int, milp_seconds: float) -> None:
-    print(f"1. Solve rate on {count} generated feasible scenes (10-25 objects, 3 relations per object)")
+def solve_rate(count: int, starts: int, milp_seconds: float, first: int = 0) -> None:
+    print(f"1. Solve rate on {count} generated feasible scenes (seeds {first}-{first + count - 1}, 10-25 objects, "
+          "3 relations per object)")
     print("   scene objects relations | single start: clean time s | multi-start: clean starts time s | +MILP: clean time s")
     single, multi, with_milp = [], [], []
     t_single, t_multi, t_milp = [], [], []
-    for seed in range(count):
+    for seed in range(first, first + count):
         objects = 10 + seed % 16
         scene = random_scene(seed, objects).scene
         outcome = layout_scene(scene, scene.relations, Flags(), 0, 80, 200, 3, starts=starts)
@@ -133,14 +134,19 @@ def main() -> None:
     parser.add_argument("--scenes", type=int, default=50)
     parser.add_argument("--starts", type=int, default=3)
     parser.add_argument("--milp-seconds", type=float, default=30.0)
+    parser.add_argument("--first", type=int, default=0, help="seed of the first generated scene")
+    parser.add_argument("--only", choices=["rate", "milp", "seed"], default=None, help="run one section")
     args = parser.parse_args()
     torch.set_num_threads(1)
     warm = random_scene(0, 5).scene
     layout_scene(warm, warm.relations, Flags(), 0, 5, 10, 0)  # torch's first optimiser call imports a lot
     started = time.perf_counter()
-    solve_rate(6 if args.quick else args.scenes, args.starts, args.milp_seconds)
-    milp_proofs(3 if args.quick else 10, args.milp_seconds)
-    determinism()
+    if args.only in (None, "rate"):
+        solve_rate(6 if args.quick else args.scenes, args.starts, args.milp_seconds, args.first)
+    if args.only in (None, "milp"):
+        milp_proofs(3 if args.quick else 10, args.milp_seconds)
+    if args.only in (None, "seed"):
+        determinism()
     print(f"total {time.perf_counter() - started:.0f} s")
 
 

@@ -1,181 +1,287 @@
-"""Layout page (R^3L): relations in, a checked 3D room out, or the contradictions named."""
+"""Layout page (R^3L): a room edited as tables or sentences in, a checked 3D layout out, or the
+contradictions named and proved."""
 
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 import pandas as pd
 import streamlit as st
 
-from app.components import JobView, examples, method_page, show_figures, show_metrics
+from app.components import (
+    JobView,
+    example_picker,
+    examples,
+    mark,
+    method_page,
+    param_widget,
+    resource,
+    show_figures,
+    show_metrics,
+    table,
+)
 
 NAME = "layout"
-SCENE_KEY = "layout_scene_json"
-STATEMENTS_KEY = "layout_statements"
-ABLATIONS_KEY = "layout_ablations"
-EXAMPLE_KEY = "layout_example"
-CUSTOM = "(edit your own)"
-ABLATIONS = ["no_decomposition", "no_imagination", "no_reparameterisation"]
-DEFAULT_SCENE = {
-    "room": {"width": 4.0, "depth": 3.6, "height": 2.6},
-    "objects": [{"name": "bed", "width": 1.6, "depth": 2.0, "height": 0.5},
-                {"name": "nightstand", "width": 0.45, "depth": 0.4, "height": 0.55},
-                {"name": "lamp", "width": 0.25, "depth": 0.25, "height": 0.4}],
-    "relations": [{"type": "against_wall", "a": "bed", "wall": "north"},
-                  {"type": "left_of", "a": "nightstand", "b": "bed"},
-                  {"type": "on_top_of", "a": "lamp", "b": "nightstand"}],
-}
-TICK, CROSS, NONE = "✅", "❌", "➖"
+RELATION_TYPES = ["against_wall", "left_of", "right_of", "in_front_of", "behind", "west_of", "east_of", "south_of",
+                  "north_of", "facing", "near", "far", "on_top_of", "align", "around", "corner", "clearance"]
+WALLS = ["", "north", "south", "east", "west"]
+CORNERS = ["", "north_east", "north_west", "south_east", "south_west"]
+AXES = ["", "x", "y"]
+OBJECT_COLUMNS = ["name", "width", "depth", "height", "yaw"]
+RELATION_COLUMNS = ["type", "a", "b", "wall", "corner", "axis", "distance"]
+OPENING_COLUMNS = ["name", "kind", "wall", "offset", "width", "clearance", "sill"]
+ROOM_KEYS = {"width": f"{NAME}.room_width", "depth": f"{NAME}.room_depth", "height": f"{NAME}.room_height"}
+FRAMES = {"objects": f"{NAME}._objects", "relations": f"{NAME}._relations", "openings": f"{NAME}._openings"}
+EDITORS = {kind: f"{key}_editor" for kind, key in FRAMES.items()}
+JSON_KEY, USE_JSON_KEY = f"{NAME}._scene_json", f"{NAME}._use_json"
+RANDOM_KEY, RANDOM_SEED_KEY, RANDOM_OBJECTS_KEY = f"{NAME}._random", f"{NAME}._random_seed", f"{NAME}._random_objects"
+MILP_LABELS = {"auto": "when the optimiser fails (small scenes)", "first": "first, for a proof either way", "off": "never"}
+ABLATION_LABELS = {"no_decomposition": "no decomposition", "no_imagination": "no imagination (random start)",
+                   "no_reparameterisation": "no reparameterisation"}
 
 
-def _load_example() -> None:
-    chosen = examples(NAME).get(st.session_state.get(EXAMPLE_KEY, ""))
-    if not chosen:
-        return
-    st.session_state[SCENE_KEY] = json.dumps(chosen["scene"], indent=1)
-    st.session_state[STATEMENTS_KEY] = "\n".join(chosen.get("statements") or [])
-    st.session_state[ABLATIONS_KEY] = list(chosen.get("ablations") or [])
+def _frame(rows: list[dict[str, Any]], columns: list[str]) -> pd.DataFrame:
+    return pd.DataFrame([{c: row.get(c) for c in columns} for row in rows], columns=columns)
 
 
-def _objects_preview(scene: dict[str, Any]) -> None:
-    objects = scene.get("objects") or []
-    if objects and isinstance(objects, list):
-        table = pd.DataFrame([{k: o.get(k) for k in ("name", "width", "depth", "height")} for o in objects
-                              if isinstance(o, dict)])
-        st.caption(f"{len(objects)} objects, {len(scene.get('relations') or [])} relations in the JSON")
-        st.dataframe(table, hide_index=True, width="stretch", height=min(36 * (len(table) + 1), 240))
+def _load_scene(scene: dict[str, Any]) -> None:
+    """Put a scene into the room inputs, the three tables and the JSON editor (edits start afresh)."""
+    room = scene.get("room") or {}
+    for field, key in ROOM_KEYS.items():
+        st.session_state[key] = float(room.get(field, {"width": 4.0, "depth": 3.6, "height": 2.6}[field]))
+    st.session_state[FRAMES["objects"]] = _frame(scene.get("objects") or [], OBJECT_COLUMNS)
+    st.session_state[FRAMES["relations"]] = _frame(scene.get("relations") or [], RELATION_COLUMNS)
+    st.session_state[FRAMES["openings"]] = _frame(scene.get("openings") or [], OPENING_COLUMNS)
+    for key in EDITORS.values():
+        st.session_state.pop(key, None)
+    st.session_state[JSON_KEY] = json.dumps(scene, indent=1)
+
+
+def _on_load(params: dict[str, Any]) -> None:
+    """An example or an earlier run was loaded: fill the tables (and the random-scene switch)."""
+    _load_scene(params.get("scene") or examples_default())
+    spec = params.get("random")
+    st.session_state[RANDOM_KEY] = spec is not None
+    if spec:
+        st.session_state[RANDOM_SEED_KEY] = int(spec.get("seed", 0))
+        st.session_state[RANDOM_OBJECTS_KEY] = int(spec.get("objects", 15))
+    st.session_state[USE_JSON_KEY] = False
+
+
+def examples_default() -> dict[str, Any]:
+    """The first example's scene (the full studio), or an empty 4 x 3.6 m room when the server is down."""
+    named = examples(NAME)
+    first = next(iter(named.values()), {})
+    return dict(first.get("scene") or {"room": {"width": 4.0, "depth": 3.6, "height": 2.6}, "objects": [], "relations": []})
+
+
+def _clean(value: Any) -> Any:
+    """Table cells: empty strings and NaN become None."""
+    if value is None:
+        return None
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if isinstance(value, str) and not value.strip():
+        return None
+    return value.strip() if isinstance(value, str) else value
+
+
+def _rows(frame: pd.DataFrame, columns: list[str], required: str) -> list[dict[str, Any]]:
+    rows = []
+    for record in frame.to_dict("records"):
+        row = {c: _clean(record.get(c)) for c in columns}
+        if row.get(required) is None:
+            continue
+        rows.append({k: v for k, v in row.items() if v is not None})
+    return rows
+
+
+def _scene_from_tables(objects: pd.DataFrame, relations: pd.DataFrame, openings: pd.DataFrame) -> dict[str, Any]:
+    room = {field: float(st.session_state[key]) for field, key in ROOM_KEYS.items()}
+    return {"room": room, "objects": _rows(objects, OBJECT_COLUMNS, "name"),
+            "relations": _rows(relations, RELATION_COLUMNS, "type"), "openings": _rows(openings, OPENING_COLUMNS, "name")}
+
+
+def _tables() -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """The room and the object, relation and door/window tables (edited in place)."""
+    cols = st.columns(3)
+    for col, (field, key) in zip(cols, ROOM_KEYS.items(), strict=True):
+        with col:
+            st.number_input(f"Room {field} (m)", min_value=0.5, max_value=30.0 if field != "height" else 10.0,
+                            step=0.1, key=key, format="%g",
+                            help={"width": "x, west to east", "depth": "y, south to north", "height": "ceiling"}[field])
+    number = st.column_config.NumberColumn
+    objects = st.data_editor(
+        st.session_state[FRAMES["objects"]], key=EDITORS["objects"], num_rows="dynamic", hide_index=True, width="stretch",
+        column_config={"name": st.column_config.TextColumn("Object", required=True, max_chars=40),
+                       "width": number("Width (m)", min_value=0.05, max_value=30.0, help="along the object's right"),
+                       "depth": number("Depth (m)", min_value=0.05, max_value=30.0, help="along the object's front"),
+                       "height": number("Height (m)", min_value=0.02, max_value=10.0),
+                       "yaw": number("Fixed yaw (deg)", min_value=-180.0, max_value=180.0, help="optional; 0 faces north")})
+    relations = st.data_editor(
+        st.session_state[FRAMES["relations"]], key=EDITORS["relations"], num_rows="dynamic", hide_index=True,
+        width="stretch",
+        column_config={
+            "type": st.column_config.SelectboxColumn("Relation", options=RELATION_TYPES, required=True),
+            "a": st.column_config.TextColumn("Object a"),
+            "b": st.column_config.TextColumn("Reference b", help="left/right/in front/behind are in b's own frame"),
+            "wall": st.column_config.SelectboxColumn("Wall", options=WALLS, help="against_wall, or facing a wall"),
+            "corner": st.column_config.SelectboxColumn("Corner", options=CORNERS),
+            "axis": st.column_config.SelectboxColumn("Align axis", options=AXES,
+                                                     help="x: same x (a north-south line); y: same y"),
+            "distance": number("Clearance (m)", min_value=0.2, max_value=3.0, help="walkway depth in front of a")})
+    with st.expander("Doors and windows (their floor zones stay free)"):
+        openings = st.data_editor(
+            st.session_state[FRAMES["openings"]], key=EDITORS["openings"], num_rows="dynamic", hide_index=True,
+            width="stretch",
+            column_config={"name": st.column_config.TextColumn("Name", required=True),
+                           "kind": st.column_config.SelectboxColumn("Kind", options=["door", "window"]),
+                           "wall": st.column_config.SelectboxColumn("Wall", options=WALLS[1:]),
+                           "offset": number("Offset (m)", min_value=0.0, help="from the wall's west or south end"),
+                           "width": number("Width (m)", min_value=0.3),
+                           "clearance": number("Free depth (m)", min_value=0.1, max_value=3.0),
+                           "sill": number("Sill (m)", min_value=0.0, help="windows: only taller furniture blocks")})
+    return objects, relations, openings
+
+
+def _json_editor() -> dict[str, Any] | None:
+    """The advanced JSON editor; returns its scene when it is switched on and parses."""
+    with st.expander("Advanced: edit the scene as JSON"):
+        use = st.checkbox("Use this JSON instead of the tables", key=USE_JSON_KEY)
+        text = st.text_area("Scene (JSON)", key=JSON_KEY, height=260,
+                            help="{room, objects, relations, openings}, as in the tables above")
+        if not use:
+            return None
+        try:
+            scene = json.loads(text)
+        except json.JSONDecodeError as exc:
+            st.error(f"The scene is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}.")
+            st.session_state.setdefault("_kit_errors", []).append("scene JSON does not parse")
+            return None
+        return scene if isinstance(scene, dict) else None
 
 
 def controls() -> dict[str, Any]:
-    """Example picker, the scene JSON, optional sentences and LLM description, ablations, budget."""
-    st.session_state.setdefault(SCENE_KEY, json.dumps(DEFAULT_SCENE, indent=1))
-    st.session_state.setdefault(STATEMENTS_KEY, "")
-    st.session_state.setdefault(ABLATIONS_KEY, [])
-    st.selectbox("Example", [CUSTOM, *examples(NAME)], key=EXAMPLE_KEY, on_change=_load_example,
-                 help="Loads a scene (and its sentences or ablations) into the boxes below.")
-    left, right = st.columns([3, 2])
+    """Scene (tables, sentences, JSON or a generated one), LLM, revise, solver settings and ablations."""
+    example_picker(NAME, on_load=_on_load)
+    if FRAMES["objects"] not in st.session_state:
+        _load_scene(examples_default())
+    st.session_state.setdefault(RANDOM_KEY, False)
+    st.session_state.setdefault(RANDOM_SEED_KEY, 0)
+    st.session_state.setdefault(RANDOM_OBJECTS_KEY, 15)
+    generated = st.toggle("Generate a random feasible scene instead (random_scene)", key=RANDOM_KEY)
+    params: dict[str, Any] = {}
+    if generated:
+        left, right = st.columns(2)
+        with left:
+            seed = st.number_input("Scene seed", min_value=0, max_value=10**6, step=1, key=RANDOM_SEED_KEY)
+        with right:
+            count = st.number_input("Objects", min_value=2, max_value=40, step=1, key=RANDOM_OBJECTS_KEY)
+        params["random"] = {"seed": int(seed), "objects": int(count)}
+        st.caption("Objects are placed without collision first; only relations that hold in that layout are kept.")
+    else:
+        objects, relations, openings = _tables()
+        scene = _scene_from_tables(objects, relations, openings)
+        params["scene"] = _json_editor() or scene
+        params["statements"] = param_widget(NAME, "statements", widget="lines",
+                                            label="More relations as sentences (one a line)",
+                                            help="e.g. 'the lamp is on top of nightstand a', 'the desk is in the north "
+                                                 "east corner', 'the wardrobe has 0.6 m of clearance in front'") or None
+        llm = resource(NAME, "llm") or {}
+        configured = bool(llm.get("configured"))
+        params["use_llm"] = param_widget(NAME, "use_llm", label="Ask the LLM for relations from a description",
+                                         disabled=not configured)
+        if not configured:
+            params["use_llm"] = False
+            st.caption("No LLM is configured on this server (set LLM_BASE_URL and LLM_MODEL on the model server "
+                       "to turn this on).")
+        else:
+            params["description"] = param_widget(NAME, "description", label="Room description (for the LLM)")
+    left, right = st.columns(2)
     with left:
-        text = st.text_area(
-            "Scene (JSON)", key=SCENE_KEY, height=300,
-            help="room {width, depth, height} in m (x west->east, y south->north); objects [{name, width, depth, "
-                 "height}] (width along the object's right, depth along its front); relations [{type, a, b}] or "
-                 "[{type, a, wall}]: left_of, right_of, in_front_of, behind (in b's frame), west_of, east_of, "
-                 "south_of, north_of, facing, near, far, against_wall, on_top_of.")
-        try:
-            scene: Any = json.loads(text)
-        except json.JSONDecodeError as exc:
-            st.error(f"The scene is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}.")
-            scene = text
-        if isinstance(scene, dict):
-            _objects_preview(scene)
+        params["revise"] = param_widget(NAME, "revise", label="Revise contradictions (drop the fewest relations)")
+        params["ablations"] = param_widget(NAME, "ablations", label="Compare with ablations",
+                                           format_func=lambda v: ABLATION_LABELS.get(v, v))
+        params["milp"] = param_widget(NAME, "milp", label="Complete MILP solver (HiGHS)",
+                                      format_func=lambda v: MILP_LABELS.get(v, v))
     with right:
-        statements = st.text_area(
-            "More relations as sentences (one a line)", key=STATEMENTS_KEY, height=160,
-            help="e.g. 'the lamp is on top of nightstand a', 'wardrobe faces bed', 'the desk is against the east "
-                 "wall'. A sentence the parser does not understand is reported, not guessed.")
-        ablations = st.multiselect("Compare with ablations", ABLATIONS, key=ABLATIONS_KEY,
-                                   help="Each ablation runs on the same scene; the table compares them.")
-        revise = st.checkbox("Revise contradictions (drop the fewest relations)", value=False)
-        with st.expander("LLM proposer and optimiser"):
-            use_llm = st.checkbox("Ask the LLM for relations (if the server has LLM_BASE_URL)", value=False)
-            description = st.text_area("Room description for the LLM", value="", height=80)
-            stage1 = st.slider("Stage 1 steps (relations only)", 0, 400, 80)
-            stage2 = st.slider("Stage 2 steps (with physics)", 20, 800, 200)
-            repairs = st.slider("Repair rounds", 0, 6, 3)
-            seed = st.number_input("Seed", 0, 2**31 - 1, 0)
-    lines = [line.strip() for line in statements.splitlines() if line.strip()]
-    return {
-        "scene": scene, "statements": lines or None, "ablations": ablations, "revise": revise, "use_llm": use_llm,
-        "description": description, "stage1_iterations": int(stage1), "stage2_iterations": int(stage2),
-        "repair_rounds": int(repairs), "seed": int(seed),
-    }
+        params["starts"] = param_widget(NAME, "starts", label="Optimiser starts", widget="slider")
+        params["seed"] = param_widget(NAME, "seed", label="Seed of the first start", widget="number")
+    with st.expander("Optimiser budget"):
+        params["stage1_iterations"] = param_widget(NAME, "stage1_iterations", widget="number")
+        params["stage2_iterations"] = param_widget(NAME, "stage2_iterations", widget="number")
+        params["repair_rounds"] = param_widget(NAME, "repair_rounds", widget="slider")
+        params["milp_seconds"] = param_widget(NAME, "milp_seconds", widget="number")
+    return params
 
 
 def _relations_table(result: dict[str, Any]) -> None:
-    relations = result.get("relations") or []
-    if not relations:
-        return
-    st.subheader("Relations")
-    conflicted = {k for c in result.get("conflicts") or [] for k in c}
-    table = pd.DataFrame({
-        "#": [r["index"] for r in relations],
-        "Holds": [NONE if r.get("satisfied") is None else (TICK if r["satisfied"] else CROSS) for r in relations],
-        "Relation": [r["sentence"] for r in relations],
-        "Conflict": ["⚠️" if r["index"] in conflicted else "" for r in relations],
-        "Dropped": ["dropped" if r.get("dropped") else "" for r in relations],
-        "From": [r.get("source", "scene") for r in relations],
-    })
-    st.dataframe(table, hide_index=True, width="stretch")
+    rows = [{"#": r["index"], "Sentence": r["sentence"], "Source": r["source"],
+             "Holds": mark(r.get("satisfied")) if not r.get("dropped") else "dropped",
+             "In a conflict": "yes" if r.get("in_conflict") else ""} for r in result["relations"]]
+    if rows:
+        st.subheader("Relations")
+        table(rows, height=min(36 * (len(rows) + 1), 420))
 
 
 def _conflicts(result: dict[str, Any]) -> None:
-    conflicts = result.get("conflicts") or []
-    if not conflicts:
-        return
-    st.subheader("Minimal conflicting sets")
-    st.markdown("Each set below cannot hold as a whole, yet removing any one of its relations lifts that conflict.")
-    for n, (indices, sentences) in enumerate(zip(conflicts, result.get("conflict_sentences") or [], strict=False)):
-        reason = (result.get("conflict_reasons") or [""] * len(conflicts))[n]
-        items = "\n".join(f"- [{k}] {s}" for k, s in zip(indices, sentences, strict=False))
-        st.markdown(f"**Conflict {n + 1}**: {reason}\n{items}")
-    drop = result.get("suggested_drop") or []
-    if drop and result.get("status") == "contradiction":
-        names = {r["index"]: r["sentence"] for r in result.get("relations") or []}
-        st.info("Revise would drop " + "; ".join(f"[{k}] {names.get(k, '')}" for k in drop)
-                + ". Tick 'Revise contradictions' and run again to lay out the rest.")
+    st.subheader("Contradictions (proved)")
+    for k, (sentences, reason) in enumerate(zip(result["conflict_sentences"], result["conflict_reasons"], strict=True)):
+        st.markdown(f"**Conflict {k + 1}** ({reason}):\n" + "\n".join(f"- {s}" for s in sentences))
+    if result["suggested_drop"]:
+        drop = [result["relations"][k]["sentence"] for k in result["suggested_drop"]]
+        st.info("Revise would drop: " + "; ".join(drop) + ". Turn on *Revise contradictions* to lay out the rest.")
 
 
-def _ablations(job: JobView) -> None:
-    rows = job.result.get("ablations") or []
-    if not rows:
-        return
-    st.subheader("Ablations on the same scene")
-    table = pd.DataFrame({
-        "Variant": [r["variant"] for r in rows],
-        "Collisions": [r["collision_count"] for r in rows],
-        "Out of room": [r["out_of_room_count"] for r in rows],
-        "Relations satisfied (%)": [round(100 * r["relation_fraction"], 1) for r in rows],
-        "Time (s)": [r["seconds"] for r in rows],
-        "Repair rounds": [r["repair_rounds"] for r in rows],
-    })
-    st.dataframe(table, hide_index=True, width="stretch")
-    show_figures(job, ["ablations"])
+def _problems(result: dict[str, Any]) -> None:
+    lines = [f"- collision: {a} and {b}" for a, b in result["collisions"]]
+    lines += [f"- out of the room: {name}" for name in result["out_of_room"]]
+    lines += [f"- {obj} stands in the free zone of {opening}" for opening, obj in result["blocked"]]
+    lines += [f"- violated: {result['relations'][k]['sentence']}" for k in result["violations"]]
+    if lines:
+        st.warning("What still fails (drawn in red):\n" + "\n".join(lines))
+    milp = result.get("milp")
+    if milp:
+        extra = f"; minimal infeasible set: relations {milp['conflict']}" if milp.get("conflict") else ""
+        st.caption(f"MILP solver: {milp['status']} in {milp['seconds']:.2f} s ({milp['binaries']} binaries; "
+                   f"{milp['detail']}){extra}. An infeasible answer covers yaws from its finite set "
+                   "(wall-aligned, diagonals where needed, pinned yaws).")
 
 
 def render(job: JobView) -> None:
-    """Verdict, figures, the relation list with ticks, conflicts, metrics, ablations."""
+    """Message, then per status: layout figures and relations, or conflicts, or the infeasibility."""
     result = job.result
-    status = result.get("status")
-    message = result.get("message", "")
-    if status == "ok":
-        clean = not result.get("collisions") and not result.get("out_of_room") and all(
-            r.get("satisfied") is not False for r in result.get("relations") or [])
-        (st.success if clean else st.warning)(f"Layout: {message}.")
-        if result.get("dropped"):
-            st.info(f"Revise dropped {len(result['dropped'])} relation(s) to restore consistency (see the table).")
-        show_figures(job, ["scene_3d", "floor_plan"])
-    elif status == "contradiction":
-        st.error(f"Contradiction: {message}.")
+    st.markdown(result.get("message", ""))
+    status = result["status"]
+    if status == "contradiction":
         _conflicts(result)
         show_figures(job, ["conflict_graph"])
-    else:
-        st.error("Infeasible: " + "; ".join(result.get("reasons") or []))
+        _relations_table(result)
+        return
+    if status == "infeasible":
+        st.error("\n".join(f"- {r}" for r in result["reasons"]))
         show_figures(job, ["infeasible_plan"])
-    if result.get("unparsed"):
-        st.warning("The LLM proposed sentences the parser could not read:\n" + "\n".join(f"- {u}" for u in result["unparsed"]))
-    _relations_table(result)
-    if status == "ok":
-        _conflicts(result)
+        return
+    if status == "unsolved":
+        _problems(result)
+    elif result.get("milp"):
+        _problems(result)
+    if result.get("scene") is not None:
+        st.caption(f"Generated scene: {len(result['boxes'])} objects, {len(result['relations'])} relations, room "
+                   f"{result['room']['width']:g} x {result['room']['depth']:g} m (download result.json for the scene).")
+    show_figures(job, ["scene_3d"])
+    show_figures(job, ["floor_plan", "imagined_plan"], columns=2)
     show_metrics(job)
-    _ablations(job)
-    if status == "ok":
-        with st.expander("How it got there: clusters, imagined start, loss"):
-            clusters = result.get("clusters") or []
-            st.dataframe(pd.DataFrame({"Anchor": [c["anchor"] for c in clusters],
-                                       "Members (in the anchor's frame)": [", ".join(c["members"]) for c in clusters]}),
-                         hide_index=True, width="stretch")
-            show_figures(job, ["imagined_plan", "loss"])
+    _relations_table(result)
+    if result.get("ablations"):
+        st.subheader("Ablations (optimiser only, same scene and budget)")
+        table([{"Variant": a["variant"], "Clean": mark(a["clean"]), "Collisions": a["collision_count"],
+                "Out of room": a["out_of_room_count"], "Relations violated": a["relations_violated"],
+                "Starts": a["starts"], "Time (s)": a["seconds"]} for a in result["ablations"]])
+        show_figures(job, ["ablations"])
+    show_figures(job, ["loss"])
 
 
-method_page(NAME, controls=controls, render=render, form=False)
+method_page(NAME, controls=controls, render=render, form=False)  # no form: the scene switch and tables redraw at once
