@@ -28,8 +28,8 @@ install: $(STAMP)
 migrate: install
 	$(PY) -c "from backend.settings import get_settings as s; from db.session import upgrade_to_head as u; u(s().resolved_database_url)"
 
-backend: migrate
-	$(PY) -m uvicorn backend.main:app --host 127.0.0.1 --port $(BACKEND_PORT)
+backend: install
+	$(PY) -m backend.serve --host 127.0.0.1 --port $(BACKEND_PORT)
 
 frontend: install
 	$(PY) -m streamlit run app/main.py --server.port $(FRONTEND_PORT) --server.headless true --browser.gatherUsageStats false
@@ -39,7 +39,7 @@ run: migrate
 	@echo "backend  -> $(BACKEND_URL)  (API docs at $(BACKEND_URL)/docs)"
 	@echo "frontend -> http://127.0.0.1:$(FRONTEND_PORT)"
 	@trap 'kill 0' INT TERM EXIT; \
-	  $(PY) -m uvicorn backend.main:app --host 127.0.0.1 --port $(BACKEND_PORT) & \
+	  $(PY) -m backend.serve --host 127.0.0.1 --port $(BACKEND_PORT) & \
 	  $(PY) -m streamlit run app/main.py --server.port $(FRONTEND_PORT) --server.headless true --browser.gatherUsageStats false & \
 	  wait -n
 

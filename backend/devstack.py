@@ -71,8 +71,8 @@ def running_stack(data_dir: Path, env: Mapping[str, str] | None = None) -> Itera
     full_env = dict(os.environ, DATA_DIR=str(data_dir), BACKEND_URL=backend_url, OMP_NUM_THREADS="1", **(env or {}))
     logs: list[Any] = [open(data_dir / "backend.log", "wb"), open(data_dir / "frontend.log", "wb")]
     processes = [
-        subprocess.Popen([sys.executable, "-m", "uvicorn", "backend.main:app", "--host", "127.0.0.1", "--port",
-                          str(backend_port)], cwd=ROOT, env=full_env, stdout=logs[0], stderr=logs[0]),
+        subprocess.Popen([sys.executable, "-m", "backend.serve", "--host", "127.0.0.1", "--port", str(backend_port),
+                          "--log-level", "warning"], cwd=ROOT, env=full_env, stdout=logs[0], stderr=logs[0]),
         subprocess.Popen([sys.executable, "-m", "streamlit", "run", "app/main.py", "--server.port", str(frontend_port),
                           "--server.address", "127.0.0.1", "--server.headless", "true",
                           "--browser.gatherUsageStats", "false"], cwd=ROOT, env=full_env, stdout=logs[1],

@@ -115,7 +115,7 @@ def _openapi(app: FastAPI) -> dict[str, Any]:
     for path in schema.get("paths", {}).values():
         for operation in path.values():
             responses = operation.get("responses", {})
-            for code in ("422", "413", "429", "503"):
+            for code in ("400", "422", "413", "429", "503"):
                 responses[code] = {"description": responses.get(code, {}).get("description", "Error"),
                                    "content": {"application/json": {"schema": error_ref}}}
     app.openapi_schema = schema

@@ -65,6 +65,8 @@ class Settings(BaseSettings):
                                        description="Requests per minute per identity and per client address.")
     allowed_hosts: str = Field("127.0.0.1,localhost,::1,testserver",
                                description="Comma-separated Host names the server answers (DNS-rebinding guard); * for any.")
+    limit_concurrency: int = Field(1000, ge=10, le=100_000,
+                                   description="Connections and tasks the server handles at once; more get 503.")
     public_url: str = Field("", description="The front end's public URL, used in share links (empty: relative links).")
 
     @field_validator("data_dir")

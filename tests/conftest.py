@@ -30,8 +30,13 @@ def page_file(name: str) -> str:
     return str(ROOT / "app" / "pages" / f"{name}.py")
 
 
+# The store the backend tests run against: tests/backend/conftest.py sets it per test ("sqlite" means
+# the default file under data_dir; otherwise a SQLAlchemy URL of a fresh PostgreSQL database).
+STORE: dict[str, str] = {"url": ""}
+
+
 def make_settings(data_dir: Path, **overrides: Any) -> Settings:
-    values: dict[str, Any] = {"data_dir": data_dir, "extra_methods": TOY, "max_workers": 2, "job_timeout_s": 60,
+    values: dict[str, Any] = {"database_url": STORE["url"],"data_dir": data_dir, "extra_methods": TOY, "max_workers": 2, "job_timeout_s": 60,
                               "job_memory_mb": 1024, "warm_workers": 1, "preload_methods": False,
                               "progress_interval_s": 0.0, "cancel_grace_s": 2.0}
     values.update(overrides)

@@ -8,11 +8,11 @@ from fastapi import APIRouter, HTTPException
 from pydantic import ValidationError
 
 from backend.api.deps import RegistryDep
-from backend.api.schemas import MethodPublic, MethodsPublic, PaperPublic
+from backend.api.schemas import ERROR_RESPONSES, MethodPublic, MethodsPublic, PaperPublic
 from backend.registry import RegisteredMethod
 from models.common import MethodSpec
 
-router = APIRouter(prefix="/api/methods", tags=["methods"])
+router = APIRouter(prefix="/api/methods", tags=["methods"], responses=ERROR_RESPONSES)
 
 
 def _public(method: RegisteredMethod) -> MethodPublic:

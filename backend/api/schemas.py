@@ -21,7 +21,7 @@ class ErrorPublic(BaseModel):
 
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     code: {"model": ErrorPublic, "description": text}
-    for code, text in ((401, "Missing, unknown or expired token (shared mode)"), (404, "Not found"),
+    for code, text in ((400, "Malformed request (body or Host header)"), (401, "Missing, unknown or expired token (shared mode)"), (404, "Not found"),
                        (413, "Request body too large"), (422, "Invalid request or parameters"),
                        (429, "Over a rate limit or quota (see Retry-After)"), (503, "Database busy (see Retry-After)"))
 }

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,10 +17,55 @@ import pytest
 from fastapi.testclient import TestClient
 
 from backend.settings import Settings
-from tests.conftest import free_port, make_settings
+from tests.conftest import STORE, free_port, make_settings
+from tests.postgres import PostgresCluster, pg_bin, postgres_cluster
 
 ROOT = Path(__file__).resolve().parents[2]
 JOB_METHODS = "tests.toy_method,tests.backend.job_methods,tests.backend.gpu_method"
+
+
+# The modules whose tests run twice, on SQLite and on PostgreSQL (the job store's whole API surface).
+STORE_MODULES = {"test_jobs_lifecycle", "test_hosting", "test_api_errors", "test_postgres"}
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "store" in metafunc.fixturenames and metafunc.module.__name__.rsplit(".", 1)[-1] in STORE_MODULES:
+        metafunc.parametrize("store", ["sqlite", "postgres"], indirect=True)
+
+
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[PostgresCluster | None]:
+    """One PostgreSQL cluster for the session (None when Debian's postgresql is not installed)."""
+    if pg_bin() is None:
+        yield None
+        return
+    # Not under pytest's temp dir: that one is private to this user, and the server runs as `postgres`.
+    base = Path(tempfile.mkdtemp(prefix="playground-pg-"))
+    try:
+        with postgres_cluster(base) as cluster:
+            yield cluster
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+@pytest.fixture(autouse=True)
+def store(request: pytest.FixtureRequest) -> Iterator[str]:
+    """The job store of this test: SQLite (a file under the test's data dir) or a fresh Postgres database."""
+    kind = getattr(request, "param", "sqlite")
+    if kind == "sqlite":
+        yield kind
+        return
+    cluster = request.getfixturevalue("pg_cluster")
+    if cluster is None:
+        reason = "PostgreSQL is not installed here (apt-get install postgresql); .ci/run installs it"
+        if os.environ.get("REQUIRE_POSTGRES"):
+            pytest.fail(reason)
+        pytest.skip(reason)
+    STORE["url"] = cluster.create_database()
+    try:
+        yield kind
+    finally:
+        STORE["url"] = ""
 
 
 def job_settings(data_dir: Path, **overrides: Any) -> Settings:
