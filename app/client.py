@@ -31,21 +31,28 @@ def backend_url() -> str:
     return os.environ.get("BACKEND_URL", "http://127.0.0.1:8000").rstrip("/")
 
 
-def _token() -> str | None:
-    """The bearer token of this browser session (shared mode), kept in Streamlit's session state only."""
+def _session_headers() -> dict[str, str]:
+    """The bearer token of this browser session (shared mode, kept in Streamlit's session state only)
+    and the browser's address, so the model server's per-address limits see people, not this server."""
+    headers: dict[str, str] = {}
     try:
         import streamlit as st
 
         token = st.session_state.get("api_token")
-    except Exception:  # noqa: BLE001 - outside a Streamlit session there is no token
-        return None
-    return str(token) if token else None
+        address = getattr(st.context, "ip_address", None)
+    except Exception:  # noqa: BLE001 - outside a Streamlit session there is neither
+        return headers
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    if isinstance(address, str) and address and len(address) <= 64:
+        headers["X-Forwarded-For"] = address
+    return headers
 
 
 def _request(verb: str, path: str, **kwargs: Any) -> httpx.Response:
-    token = _token()
-    if token:
-        kwargs["headers"] = {**kwargs.get("headers", {}), "Authorization": f"Bearer {token}"}
+    extra = _session_headers()
+    if extra:
+        kwargs["headers"] = {**kwargs.get("headers", {}), **extra}
     try:
         response = httpx.request(verb, backend_url() + path, timeout=TIMEOUT, **kwargs)
     except httpx.TransportError as exc:

@@ -25,7 +25,8 @@ MAX_REQUEST_HEAD_BYTES = 32 * 1024
 def uvicorn_options(settings: Settings) -> dict[str, Any]:
     """Keyword arguments for `uvicorn.run` that make the server safe for its access mode."""
     options: dict[str, Any] = {"limit_concurrency": settings.limit_concurrency, "timeout_keep_alive": 5,
-                               "backlog": 2048}
+                               "backlog": 2048, "proxy_headers": True,
+                               "forwarded_allow_ips": settings.forwarded_allow_ips}
     if settings.shared:
         options.update(http="h11", h11_max_incomplete_event_size=MAX_REQUEST_HEAD_BYTES)
     return options

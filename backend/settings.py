@@ -67,6 +67,8 @@ class Settings(BaseSettings):
                                description="Comma-separated Host names the server answers (DNS-rebinding guard); * for any.")
     limit_concurrency: int = Field(1000, ge=10, le=100_000,
                                    description="Connections and tasks the server handles at once; more get 503.")
+    forwarded_allow_ips: str = Field("127.0.0.1", description="Peers (proxy, front end) whose X-Forwarded-For "
+                                     "names the real client address used by the rate limits; * behind a private network.")
     public_url: str = Field("", description="The front end's public URL, used in share links (empty: relative links).")
 
     @field_validator("data_dir")

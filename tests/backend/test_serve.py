@@ -22,6 +22,7 @@ def test_the_shared_mode_bounds_the_request_head_and_connections() -> None:
     shared = uvicorn_options(Settings(access_mode="shared"))
     assert shared["http"] == "h11" and shared["h11_max_incomplete_event_size"] <= 64 * 1024
     assert shared["limit_concurrency"] == 1000 and shared["timeout_keep_alive"] == 5
+    assert shared["proxy_headers"] and shared["forwarded_allow_ips"] == "127.0.0.1"
     assert "http" not in uvicorn_options(Settings())  # a laptop keeps the faster default parser
 
 
