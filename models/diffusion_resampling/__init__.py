@@ -45,7 +45,7 @@ ABOUT = r"""
 **Experiments on this page.** (1) A 2-D Gaussian-mixture prior, weights from a linear-Gaussian likelihood:
 the exact posterior is again a mixture, so the resampled mean and covariance are compared with exact
 values for each $N$; shifting every particle by $\theta e_1$ shifts the target mean by $\theta$, so the
-derivative of the resampled mean is 1. Differentiable resamplers give it by forward-mode autograd;
+derivative of the resampled mean is 1. Differentiable resamplers give it by reverse-mode autograd;
 multinomial and systematic resampling only allow finite differences between independent resamplings.
 The diffusion map is translation-equivariant, so its pathwise derivative is exactly 1: the check shows
 that the derivative exists and is noise-free, not that it is approximately right. (2) A bootstrap particle

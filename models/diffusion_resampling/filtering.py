@@ -129,17 +129,21 @@ def gradient_ascent(
     optimises one fixed, smooth-where-possible function of theta, as in the reference experiments.
     """
     device = observations.device
-    theta = torch.full((repeats,), start, dtype=DTYPE, device=device, requires_grad=True)
-    optimiser = torch.optim.Adam([theta], lr=learning_rate)
-    path = [theta.detach().tolist()]
+    theta = torch.full((repeats,), start, dtype=DTYPE, device=device)
+    first, second = torch.zeros_like(theta), torch.zeros_like(theta)
+    beta1, beta2 = 0.9, 0.999
+    path = [theta.tolist()]
     for iteration in range(iterations):
         generator = torch.Generator(device=device).manual_seed(seed)
-        optimiser.zero_grad()
-        loss = -particle_log_likelihood(theta, observations, particles, resample, generator).sum()
-        loss.backward()  # type: ignore[no-untyped-call]
-        optimiser.step()
-        with torch.no_grad():
-            theta.clamp_(-0.99, 0.99)
-        path.append(theta.detach().tolist())
+        leaf = theta.clone().requires_grad_(True)
+        log_likelihood = particle_log_likelihood(leaf, observations, particles, resample, generator)
+        (ascent,) = torch.autograd.grad(log_likelihood.sum(), leaf)
+        # Adam (Kingma & Ba 2015), written out: torch.optim's first use imports torch._dynamo (seconds)
+        first = beta1 * first + (1 - beta1) * ascent
+        second = beta2 * second + (1 - beta2) * ascent**2
+        step = iteration + 1
+        update = (first / (1 - beta1**step)) / (torch.sqrt(second / (1 - beta2**step)) + 1e-8)
+        theta = torch.clamp(theta + learning_rate * update, -0.99, 0.99)
+        path.append(theta.tolist())
         on_iteration(iteration)
     return path

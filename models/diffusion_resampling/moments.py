@@ -5,7 +5,7 @@ Prior draws x_i ~ p (a 2-D Gaussian mixture), weights w_i proportional to N(y; A
 set targets the posterior, itself a Gaussian mixture known in closed form, so the resampled mean
 and covariance are compared with exact values. Shifting every particle by theta e_1 shifts the
 target mean by theta e_1, so d(resampled mean)/d theta should be 1: differentiable resamplers give it
-by forward-mode autograd in the same pass; multinomial and systematic have no pathwise derivative
+by reverse-mode autograd in the same pass; multinomial and systematic have no pathwise derivative
 in the weights, so the only estimate is a finite difference between independent resamplings.
 """
 
@@ -14,10 +14,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import torch
-from torch.func import jvp
 
 from models.common.sampling import GaussianMixture
-from models.diffusion_resampling.resamplers import DIFFERENTIABLE, ResamplerName, ResamplerSettings, resampler
+from models.diffusion_resampling.resamplers import (
+    DIFFERENTIABLE,
+    Resampler,
+    ResamplerName,
+    ResamplerSettings,
+    resampler,
+)
 
 __all__ = [
     "FD_STEP",
@@ -29,6 +34,7 @@ __all__ = [
     "run_moment_cell",
 ]
 
+GRAPH_ELEMENTS = 1 << 24  # (n, n) entries kept by one autograd graph (~64 MB per float32 copy)
 FD_STEP = 0.1  # theta step of the finite difference for non-differentiable resamplers
 DTYPE = torch.float32
 
@@ -105,6 +111,39 @@ def importance_errors(problem: PosteriorProblem, log_w: torch.Tensor, x: torch.T
     return _errors(problem, *_weighted_moments(log_w, x))
 
 
+def graph_length(name: ResamplerName, settings: ResamplerSettings) -> int:
+    """How many (n, n) matrices per set the autograd graph of one resampling holds, roughly."""
+    if name == "ot":
+        return 2 * settings.sinkhorn_iterations
+    if name == "diffusion":
+        return 2 * settings.ode_steps
+    return 1
+
+
+def _pathwise_shift_derivative(
+    log_w: torch.Tensor, x: torch.Tensor, shift: torch.Tensor, resample: Resampler,
+    settings: ResamplerSettings, generator: torch.Generator, name: ResamplerName = "diffusion",
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Resampled means, covariances and d(mean_1)/d(theta) by reverse-mode autograd, per set.
+
+    Each set gets its own theta, so one backward pass returns one derivative per set; the sets go
+    through in chunks so the graph stays below GRAPH_ELEMENTS matrix entries.
+    """
+    repeats, n = x.shape[0], x.shape[1]
+    chunk = max(1, GRAPH_ELEMENTS // (n * n * graph_length(name, settings)))
+    means, covs, derivatives = [], [], []
+    for start in range(0, repeats, chunk):
+        part = slice(start, min(start + chunk, repeats))
+        theta = torch.zeros(part.stop - part.start, dtype=x.dtype, device=x.device, requires_grad=True)
+        new_log_w, new_x = resample(log_w[part], x[part] + theta[:, None, None] * shift[part], generator)
+        mean, cov = _weighted_moments(new_log_w, new_x)
+        (derivative,) = torch.autograd.grad(mean[:, 0].sum(), theta)
+        means.append(mean.detach())
+        covs.append(cov.detach())
+        derivatives.append(derivative)
+    return torch.cat(means), torch.cat(covs), torch.cat(derivatives)
+
+
 def run_moment_cell(
     problem: PosteriorProblem, log_w: torch.Tensor, x: torch.Tensor, name: ResamplerName,
     settings: ResamplerSettings, generator: torch.Generator,
@@ -115,16 +154,8 @@ def run_moment_cell(
     shift = torch.zeros_like(x)
     shift[..., 0] = 1.0
     if name in DIFFERENTIABLE:
-        def shifted_mean(theta: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-            new_log_w, new_x = resample(log_w, x + theta * shift, generator)
-            mean, cov = _weighted_moments(new_log_w, new_x)
-            return mean, cov, mean[..., 0]
-
-        zero = torch.zeros((), dtype=x.dtype, device=x.device)
-        primal_and_tangent = jvp(shifted_mean, (zero,), (torch.ones_like(zero),))
-        outputs, tangents = primal_and_tangent[0], primal_and_tangent[1]
-        mean, cov, derivative = outputs[0], outputs[1], tangents[2]
-        estimator = "autograd (forward mode)"
+        mean, cov, derivative = _pathwise_shift_derivative(log_w, x, shift, resample, settings, generator, name)
+        estimator = "autograd (reverse mode)"
     else:
         new_log_w, new_x = resample(log_w, x, generator)
         mean, cov = _weighted_moments(new_log_w, new_x)

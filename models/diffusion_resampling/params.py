@@ -6,10 +6,12 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from models.diffusion_resampling.resamplers import RESAMPLER_LABELS, ResamplerName
 
-__all__ = ["MAX_MOMENT_WORK", "Params"]
+__all__ = ["MAX_GRAPH_ENTRIES", "MAX_MOMENT_WORK", "Params"]
 
 # repeats x N^2 bounds the (repeats, N, N) score and Sinkhorn matrices of experiment 1 (~64 MB each)
 MAX_MOMENT_WORK = 1 << 23
+# N^2 x graph length bounds the memory of one set's autograd graph (~0.8 GB at the limit)
+MAX_GRAPH_ENTRIES = 1 << 26
 
 
 def _default_particles() -> list[int]:

@@ -19,11 +19,12 @@ from models.diffusion_resampling.filtering import (
 )
 from models.diffusion_resampling.moments import (
     draw_weighted_sets,
+    graph_length,
     importance_errors,
     posterior_problem,
     run_moment_cell,
 )
-from models.diffusion_resampling.params import MAX_MOMENT_WORK, Params
+from models.diffusion_resampling.params import MAX_GRAPH_ENTRIES, MAX_MOMENT_WORK, Params
 from models.diffusion_resampling.resamplers import RESAMPLER_LABELS, ResamplerSettings, resampler
 from models.diffusion_resampling.result import (
     DerivativePoint,
@@ -51,6 +52,18 @@ def _check_budget(params: Params) -> None:
         raise MethodInputError(
             f"moment_repeats x max(particles)^2 = {work:,} is above the limit of {MAX_MOMENT_WORK:,}: "
             "lower moment_repeats or the largest N"
+        )
+
+
+def _check_graph(params: Params) -> None:
+    settings = _settings(params)
+    longest = max(graph_length(name, settings) for name in params.resamplers)
+    entries = max(params.particles) ** 2 * longest
+    if entries > MAX_GRAPH_ENTRIES:
+        raise MethodInputError(
+            f"max(particles)^2 x (2 x ode_steps or 2 x sinkhorn_iterations) = {entries:,} is above the limit of "
+            f"{MAX_GRAPH_ENTRIES:,} (the autograd graph of one resampling): lower the largest N, ode_steps or "
+            "sinkhorn_iterations"
         )
 
 
@@ -88,6 +101,7 @@ def _moments(
 def run(params: Params, progress: Progress) -> Result:
     """Experiment 1 (moments, shift derivative), 2 (filter gradients), 3 (estimation), then the claims."""
     _check_budget(params)
+    _check_graph(params)
     device = torch_device()
     monotone = MonotoneProgress(progress)
     moment_error, importance, derivatives = _moments(params, device, monotone.stage(*_STAGES["moments"]))

@@ -40,6 +40,8 @@ def test_bad_inputs_name_the_field_and_the_limit() -> None:
         Params(ode_steps=1000)
     with pytest.raises(MethodInputError, match="moment_repeats x max\\(particles\\)"):
         run(Params(particles=[1024], moment_repeats=64), lambda f, m="": None)
+    with pytest.raises(MethodInputError, match="the autograd graph"):
+        run(Params(particles=[1024], moment_repeats=4, ode_steps=64), lambda f, m="": None)
 
 
 def _points(values: list[float]) -> list[MomentPoint]:

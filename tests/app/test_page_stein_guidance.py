@@ -1,0 +1,43 @@
+"""AppTest of the Stein-guidance page against the live backend: a short run and an example."""
+
+from __future__ import annotations
+
+from streamlit.testing.v1 import AppTest
+
+from tests.app.pagetools import click_run, page_text
+from tests.conftest import page_file
+
+NAME = "stein_guidance"
+
+
+def _page() -> AppTest:
+    at = AppTest.from_file(page_file(NAME), default_timeout=180)
+    at.run()
+    assert not at.exception
+    return at
+
+
+def test_a_short_run_shows_the_comparison_and_three_figures(live_backend: str) -> None:
+    at = _page()
+    # small on purpose: the live backend runs the job inline, inside the page's HTTP request
+    at.number_input(key=f"{NAME}.particles").set_value(32)
+    at.slider(key=f"{NAME}.steps").set_value(12)
+    at.multiselect(key=f"{NAME}.methods").set_value(["dps", "sdg"])
+    at.text_input(key=f"{NAME}.guidance_scales").set_value("2, 16")
+    at.run()
+    at = click_run(at)
+    assert not at.exception
+    assert any(h.value.startswith("At reward hit rate") for h in at.subheader)
+    comparison = next(df.value for df in at.dataframe if "on-manifold fraction" in df.value.columns)
+    assert "Exact posterior (reference)" in set(comparison["method"])
+    assert len(at.get("plotly_chart")) == 3
+    assert "The unguided sampler keeps" in page_text(at)
+
+
+def test_example_fills_the_controls(live_backend: str) -> None:
+    at = _page()
+    label = next(o for o in at.selectbox(key=f"{NAME}._example").options if o.startswith("SDG against DPS"))
+    at.selectbox(key=f"{NAME}._example").set_value(label)
+    at.run()
+    assert at.multiselect(key=f"{NAME}.methods").value == ["dps", "sdg"]
+    assert at.number_input(key=f"{NAME}.particles").value == 400
