@@ -98,4 +98,5 @@ SPEC = MethodSpec(
     tags=("3D", "layout", "constraints", "MILP", "torch"),
     page_resources=_page_resources,
     input_summary=_input_summary,
+    smoke_params={"random": {"seed": 1, "objects": 5}, "starts": 1, "stage2_iterations": 60, "repair_rounds": 1},
 )
