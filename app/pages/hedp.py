@@ -77,8 +77,7 @@ def render(job: JobView) -> None:
              "holds": mark(u["hybrid"] >= u["nearest_centroid"])},
         ]
     )
-    show_figures(job, ["accuracy", "selection_confusion"], columns=2)
-    show_figures(job, ["energy_histograms", "per_domain"])
+    show_figures(job, ["accuracy", "selection_confusion", "energy_histograms", "per_domain"])
     show_metrics(job)
 
 

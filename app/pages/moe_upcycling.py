@@ -86,8 +86,7 @@ def render(job: JobView) -> None:
         + ", ".join(f"{v:.2f}" for v in result["cka_drift"].values())
         + "."
     )
-    show_figures(job, ["cka_drift", "trade_off"], columns=2)
-    show_figures(job, ["accuracy_matrix", "search"])
+    show_figures(job, ["cka_drift", "trade_off", "accuracy_matrix", "search"])
     show_metrics(job)
 
 

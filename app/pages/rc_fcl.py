@@ -75,9 +75,7 @@ def render(job: JobView) -> None:
              "holds": mark(gain >= 0.03)},
         ]
     )
-    show_figures(job, ["drift_maps"])
-    show_figures(job, ["accuracy_per_round", "final"], columns=2)
-    show_figures(job, ["aggregation"])
+    show_figures(job, ["drift_maps", "accuracy_per_round", "final", "aggregation"])
     with st.expander("Clients and their drift"):
         table(r["clients"])
     show_metrics(job)

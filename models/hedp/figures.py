@@ -9,14 +9,17 @@ from models.hedp.result import SELECTOR_LABELS, Result
 
 __all__ = ["figures"]
 
+SHORT = {"hybrid": "hybrid (HEDP)", "energy_only": "energy only", "distance_only": "distance only",
+         "nearest_centroid": "nearest centroid"}
+
 
 def _energies(result: Result) -> go.Figure:
     seen = result.seen_domains
-    rows = [("with the energy band", result.regularised), ("without", result.unregularised)]
+    rows = [("band on", result.regularised), ("band off", result.unregularised)]
     fig = make_subplots(
         rows=2, cols=len(seen), shared_xaxes=True,
-        subplot_titles=[f"prompt '{d}', {label}" for label, _ in rows for d in seen],
-        vertical_spacing=0.12,
+        subplot_titles=[f"'{d}' prompt, {label}" for label, _ in rows for d in seen],
+        vertical_spacing=0.14, horizontal_spacing=0.05,
     )
     for r, (_, variant) in enumerate(rows):
         for c, sample in enumerate(variant.energies):
@@ -25,9 +28,11 @@ def _energies(result: Result) -> go.Figure:
                     x=values, name=kind, marker_color=colour, opacity=0.6, nbinsx=30,
                     showlegend=r == 0 and c == 0, legendgroup=kind, row=r + 1, col=c + 1,
                 )
-            fig.update_xaxes(title_text="energy E = -logsumexp(logits)", row=r + 1, col=c + 1)
         fig.update_yaxes(title_text="test inputs (count)", row=r + 1, col=1)
-    fig.update_layout(title="Energy of each prompt on its own domain vs the other seen domains", barmode="overlay")
+    for c in range(len(seen)):
+        fig.update_xaxes(title_text="energy E", row=2, col=c + 1)
+    fig.update_layout(title="Energy E = -logsumexp(logits) of each prompt: its own domain vs the other seen domains",
+                      barmode="overlay", height=620)
     return fig
 
 
@@ -58,7 +63,7 @@ def _accuracy(result: Result) -> go.Figure:
         ("classification, seen domains", result.seen_accuracy),
         (f"classification, unseen ({result.unseen_domain})", result.unseen_accuracy),
     ):
-        fig.add_bar(x=[SELECTOR_LABELS[k] for k in keys], y=[100 * values[k] for k in keys], name=label,
+        fig.add_bar(x=[SHORT[k] for k in keys], y=[100 * values[k] for k in keys], name=label,
                     texttemplate="%{y:.1f}", textposition="outside")
     fig.update_layout(
         title="Selection and classification accuracy per selector (energy band on)",
@@ -69,9 +74,9 @@ def _accuracy(result: Result) -> go.Figure:
 
 def _per_domain(result: Result) -> go.Figure:
     fig = go.Figure()
-    for key, label in SELECTOR_LABELS.items():
+    for key in SELECTOR_LABELS:
         per = result.regularised.per_domain_accuracy[key]
-        fig.add_bar(x=list(per), y=[100 * v for v in per.values()], name=label)
+        fig.add_bar(x=list(per), y=[100 * v for v in per.values()], name=SHORT[key])
     fig.update_layout(
         title="Classification accuracy per test domain (the last one is unseen)",
         xaxis_title="test domain", yaxis_title="accuracy (%)", barmode="group", yaxis_range=[0, 100],

@@ -9,6 +9,8 @@ from models.moe_upcycling.result import LABELS, Result
 
 __all__ = ["figures"]
 
+SHORT = {"naive": "naive", "replay": "replay", "full_upcycling": "full upcycling", "selective": "selective"}
+
 
 def _drift(result: Result) -> go.Figure:
     fig = go.Figure()
@@ -16,7 +18,7 @@ def _drift(result: Result) -> go.Figure:
         layers = list(drift)
         fig.add_bar(x=[f"block {k.split('_')[1]}" for k in layers], y=[drift[k] for k in layers], name=LABELS[name])
     fig.update_layout(
-        title="Representation drift per layer: 1 - CKA(before, after a new task) on old-task inputs",
+        title="Representation drift per block: 1 - CKA(before, after a new task) on old-task inputs",
         xaxis_title="residual block (input side → output side)",
         yaxis_title="1 - linear CKA (0 = unchanged)",
         barmode="group",
@@ -26,7 +28,7 @@ def _drift(result: Result) -> go.Figure:
 
 def _matrices(result: Result) -> go.Figure:
     names = list(result.accuracy_matrix)
-    fig = make_subplots(rows=1, cols=len(names), subplot_titles=[LABELS[n] for n in names], horizontal_spacing=0.04)
+    fig = make_subplots(rows=1, cols=len(names), subplot_titles=[SHORT[n] for n in names], horizontal_spacing=0.04)
     ticks = [str(i + 1) for i in range(len(result.tasks))]
     for k, name in enumerate(names):
         fig.add_heatmap(
@@ -54,17 +56,16 @@ def _trade_off(result: Result) -> go.Figure:
         fig.add_scatter(
             x=[m.added_parameters / 1000],
             y=[100 * m.average_accuracy],
-            mode="markers+text",
-            text=[f"{LABELS[name]}<br>forgetting {100 * m.forgetting:.1f} pts"],
-            textposition="top center",
+            mode="markers",
+            hovertext=[f"forgetting {100 * m.forgetting:.1f} points"],
             marker={"size": 14},
-            name=LABELS[name],
+            name=f"{LABELS[name]} (forgetting {100 * m.forgetting:.1f} pts)",
         )
     fig.update_layout(
         title="Average accuracy against added parameters",
         xaxis_title="parameters added by upcycling (thousands)",
         yaxis_title="average accuracy after the last task (%)",
-        showlegend=False,
+        legend={"orientation": "h", "y": -0.25},
     )
     return fig
 

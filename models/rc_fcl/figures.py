@@ -21,8 +21,7 @@ def _drift_maps(result: Result) -> go.Figure:
     truth = [[None if t is None else float(t) for t in row] for row in result.truth]
     detected = [[None if d is None else float(d) for d in row] for row in result.detected]
     fig = make_subplots(rows=1, cols=3, shared_yaxes=True, horizontal_spacing=0.04,
-                        subplot_titles=["true drift (data differ from the reference)", "detected drift (score > threshold)",
-                                        "discriminator drift score"])
+                        subplot_titles=["true drift", "detected drift (score > threshold)", "drift score"])
     fig.add_heatmap(z=_map(truth), x=rounds, y=clients, zmin=0, zmax=1, colorscale=[[0, "#f0f0f0"], [1, "#d62728"]],
                     showscale=False, row=1, col=1)
     fig.add_heatmap(z=_map(detected), x=rounds, y=clients, zmin=0, zmax=1, colorscale=[[0, "#f0f0f0"], [1, "#1f77b4"]],
@@ -32,13 +31,13 @@ def _drift_maps(result: Result) -> go.Figure:
     for col in (1, 2, 3):
         fig.update_xaxes(title_text="server round", row=1, col=col)
     fig.update_yaxes(autorange="reversed")
-    fig.update_layout(title="Client x round: true and detected drift (blank = not scored: first round or absent)")
+    fig.update_layout(title="Client x round: true drift (data differ from the reference's concept), detection, score; "
+                            "blank = not scored")
     return fig
 
 
 def _curves(result: Result) -> go.Figure:
-    fig = make_subplots(rows=1, cols=2, subplot_titles=["original concept (global test set)",
-                                                        "new concepts (mean over clients that drifted)"])
+    fig = make_subplots(rows=1, cols=2, subplot_titles=["original concept", "new concepts (drifted clients)"])
     colours = {"rc_fcl": "#d62728", "fedavg": "#1f77b4", "fedprox": "#2ca02c"}
     for name, c in result.curves.items():
         rounds = list(range(1, len(c.old_accuracy) + 1))
