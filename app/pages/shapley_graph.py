@@ -79,7 +79,7 @@ def controls() -> dict[str, Any]:
         budget = param_widget(NAME, "budget", label="Query budget (model calls on binary coalitions)",
                               widget="slider", step=10)
         bond_dim = param_widget(NAME, "bond_dim", label="Bond dimension χ (one index per chemical bond)")
-        ensemble = param_widget(NAME, "ensemble", label="Ensemble: fits on bootstrap resamples (mean ± spread)")
+        ensemble = param_widget(NAME, "ensemble", label="Ensemble: fits with different seeds (mean ± spread)")
         compare = param_widget(NAME, "compare_baselines",
                                label="Compare with shapiq (KernelSHAP, permutation sampling, KernelSHAPIQ)")
         curve = param_widget(NAME, "error_curve", label="Error vs budget curve (molecules of at most 16 atoms)")

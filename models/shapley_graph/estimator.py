@@ -99,9 +99,11 @@ def tn_shap_g(
 
     The held-out part of the queries measures the surrogate's R^2 on coalitions; all of them are then
     used for the final fit. No index needs a further query: they come from the multilinear extension.
-    With `ensemble` > 1 the same queries are fitted `ensemble` times, each fit on a Poisson bootstrap
-    of the coalitions with its own split and initialisation; the indices are the mean over the fits
-    and their standard deviation says which ones the queries resolve.
+    With `ensemble` > 1 the same queries are fitted `ensemble` times, each with its own seed (held-out
+    split, initial noise, hence its own early-stopping point); the indices are the mean over the fits
+    and their standard deviation says which ones the fit resolves. It covers the fit's variability,
+    not the draw of the coalitions (Poisson-bootstrap fits were better calibrated but their mean was
+    clearly worse: SII error 14-19 % instead of 7-11 % on losartan at 1,000 queries).
     """
     check_bond_dim(layout, chi)
     check_memory(layout, chi, budget)
@@ -114,15 +116,13 @@ def tn_shap_g(
     first: tuple[Surrogate, FitReport] | None = None
     for member in range(ensemble):
         member_rng = rng if ensemble == 1 else np.random.default_rng([seed, member])
-        weights = None if ensemble == 1 else member_rng.poisson(1.0, len(values)).astype(np.float64)
 
         def member_progress(f: float, member: int = member) -> None:
             if progress is not None:
                 progress((member + f) / ensemble)
 
         start = time.perf_counter()
-        surrogate, report = fit_surrogate(layout, coalitions, values, chi, member_rng, sample_weight=weights,
-                                          device=device, progress=member_progress)
+        surrogate, report = fit_surrogate(layout, coalitions, values, chi, member_rng, device=device, progress=member_progress)
         fit_seconds += time.perf_counter() - start
         start = time.perf_counter()
         members.append(surrogate_game_indices(surrogate))

@@ -21,12 +21,12 @@ def examples() -> dict[str, dict[str, Any]]:
         "Aspirin, global-readout GNN vs KernelSHAP (13 atoms, ~15 s)": {
             "smiles": "CC(=O)Oc1ccccc1C(=O)O", "predictor": "gnn_global", "masking": "baseline",
             "budget": 500, "bond_dim": 3},
-        "Ibuprofen, motif oracle: ring and three-atom terms (15 atoms, ~15 s)": {
+        "Ibuprofen, motif oracle: ring and three-atom terms (15 atoms, ~10 s)": {
             "smiles": "CC(C)Cc1ccc(C(C)C(=O)O)cc1", "predictor": "motif", "budget": 600,
             "bond_dim": 4, "error_curve": False},
         "Phenol, additive Crippen oracle (phi = atom contributions, ~5 s)": {
             "smiles": "Oc1ccccc1", "predictor": "additive", "budget": 300, "bond_dim": 4},
-        "Losartan, local GNN, 1,000 queries (30 atoms, receptive-field reference, ~40 s)": {
+        "Losartan, local GNN, 1,000 queries (30 atoms, receptive-field reference, ~15 s)": {
             "smiles": LOSARTAN, "predictor": "gnn", "budget": 1000, "bond_dim": 4,
             "compare_baselines": True, "error_curve": False},
     }

@@ -143,7 +143,6 @@ def fit_surrogate(
     ridge: float = 0.05,
     holdout: float = 0.15,
     endpoint_weight: float = 20.0,
-    sample_weight: np.ndarray | None = None,
     device: str = "cpu",
     progress: Callable[[float], None] | None = None,
 ) -> tuple[Surrogate, FitReport]:
@@ -166,7 +165,7 @@ def fit_surrogate(
     offset = float(values.mean())
     scale = float(values.std()) or 1.0
     y = (values - offset) / scale
-    w = np.ones(len(y)) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64).copy()
+    w = np.ones(len(y))
     w[:2] = endpoint_weight
 
     inner = np.arange(2, len(y))

@@ -41,7 +41,7 @@ class Params(BaseModel):
     bond_dim: int = Field(4, ge=2, le=6, description="Bond dimension chi of the tensor network (one index per chemical bond)")
     ensemble: int = Field(
         1, ge=1, le=8,
-        description="Fits of the surrogate on bootstrap resamples of the same queries (mean and spread of every index)",
+        description="Fits of the surrogate to the same queries with different seeds (mean and spread of every index)",
     )
     compare_baselines: bool = Field(
         True, description="Also run shapiq's KernelSHAP, PermutationSamplingSV and KernelSHAPIQ at the same budget"
