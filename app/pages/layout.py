@@ -228,8 +228,10 @@ def _relations_table(result: dict[str, Any]) -> None:
 
 def _conflicts(result: dict[str, Any]) -> None:
     st.subheader("Contradictions (proved)")
+    certified = result.get("conflict_certified") or [None] * len(result["conflicts"])
     for k, (sentences, reason) in enumerate(zip(result["conflict_sentences"], result["conflict_reasons"], strict=True)):
-        st.markdown(f"**Conflict {k + 1}** ({reason}):\n" + "\n".join(f"- {s}" for s in sentences))
+        check = " · confirmed by the MILP solver" if certified[k] else ""
+        st.markdown(f"**Conflict {k + 1}** ({reason}{check}):\n" + "\n".join(f"- {s}" for s in sentences))
     if result["suggested_drop"]:
         drop = [result["relations"][k]["sentence"] for k in result["suggested_drop"]]
         st.info("Revise would drop: " + "; ".join(drop) + ". Turn on *Revise contradictions* to lay out the rest.")

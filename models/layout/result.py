@@ -110,6 +110,8 @@ class Result(MethodResult):
     conflicts: list[list[int]] = Field(default_factory=list)
     conflict_sentences: list[list[str]] = Field(default_factory=list)
     conflict_reasons: list[str] = Field(default_factory=list)
+    conflict_certified: list[bool | None] = Field(
+        default_factory=list, description="Per conflict: the MILP confirms no layout satisfies it (None: not decided)")
     suggested_drop: list[int] = Field(default_factory=list)
     dropped: list[int] = Field(default_factory=list)
     reasons: list[str] = Field(default_factory=list)
@@ -187,6 +189,7 @@ class Result(MethodResult):
             "conflicts": self.conflicts,
             "conflict_sentences": self.conflict_sentences,
             "conflict_reasons": self.conflict_reasons,
+            "conflict_certified": self.conflict_certified,
             "suggested_drop": self.suggested_drop,
             "dropped": self.dropped,
             "reasons": self.reasons,

@@ -178,7 +178,8 @@ def run(params: Params, progress: Progress) -> Result:
             verdicts[k].in_conflict = True
     conflict_info: dict[str, Any] = dict(
         conflicts=report.conflicts, conflict_reasons=report.reasons, suggested_drop=report.drop,
-        conflict_sentences=[[verdicts[k].sentence for k in c] for c in report.conflicts])
+        conflict_sentences=[[verdicts[k].sentence for k in c] for c in report.conflicts],
+        conflict_certified=[_certify(scene, relations, c) if params.milp != "off" else None for c in report.conflicts])
     if report.conflicts and (not params.revise or not report.complete):
         message = (f"{len(report.conflicts)} minimal set(s) of relations contradict each other; "
                    f"dropping {len(report.drop)} relation(s) would restore consistency (turn on revise)")
@@ -230,6 +231,20 @@ def run(params: Params, progress: Progress) -> Result:
     report_progress(0.99, "reporting")
     return _result(params, scene, names, base, conflict_info, dropped, active_index, variants, outcomes, chosen,
                    milp_outcome, milp_conflict_set)
+
+
+def _certify(scene: Scene, relations: list[Relation], conflict: list[int], time_limit: float = 5.0) -> bool | None:
+    """Whether the MILP confirms that no layout satisfies a conflict set (None: not decided in time).
+
+    Only the objects the set names are kept (fewer objects is a relaxation); they stand on the floor or
+    not as in the whole scene."""
+    subset = [relations[k] for k in conflict]
+    names = {n for r in subset for n in r.objects()}
+    floor = dict(zip([o.name for o in scene.objects], grounded(scene, relations), strict=True))
+    objects = [o for o in scene.objects if o.name in names]
+    sub = Scene(room=scene.room, objects=objects, relations=[])
+    outcome = solve_milp(sub, subset, time_limit=time_limit, floor=[floor[o.name] for o in objects], check=False)
+    return None if outcome.status == "unknown" else outcome.status == "infeasible"
 
 
 def _result(params: Params, scene: Scene, names: list[str], base: dict[str, Any], conflict_info: dict[str, Any],

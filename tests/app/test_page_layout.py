@@ -59,6 +59,7 @@ def test_a_contradiction_from_the_json_editor_is_named(live_backend: str) -> Non
     assert not at.exception
     text = page_text(at)
     assert "Contradiction" in text and "Conflict 1" in text and "the a is against the south wall" in text
+    assert "confirmed by the MILP solver" in text
     assert "Revise would drop" in text
 
 

@@ -119,6 +119,7 @@ def test_contradiction_status_and_revise_through_run() -> None:
     assert result.status == "contradiction"
     assert result.conflicts == [[0, 1, 2, 3, 4, 5]]
     assert result.conflict_sentences[0][0] == "the a is against the south wall"
+    assert result.conflict_certified == [True]  # the MILP confirms the proof
     dumped = result.model_dump(mode="json")
     assert dumped["conflicts"] == [[0, 1, 2, 3, 4, 5]] and dumped["metrics"]["collision_count"] is None
     revised = run(Params(scene=s, revise=True, stage2_iterations=100), no_progress)
