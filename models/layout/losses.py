@@ -2,7 +2,7 @@
 
 Every function takes poses of shape (B, N, 4) = x, y, z, yaw in radians (B candidate layouts at once)
 and returns non-negative residuals in metres that vanish when the target holds with a small margin,
-as in R^3L's relation losses (Sec. 3.3 of the paper).
+in the spirit of R^3L's relation losses (the official code's solvers/r3l/losses.py; paper sections not checked here).
 """
 
 from __future__ import annotations

@@ -32,7 +32,7 @@ def optimise(
     """Refine a layout (N, 4: x, y, z, yaw deg); return it with the loss after each step.
 
     Stage 1 minimises the relation residuals alone; stage 2 adds rotated-box overlap, wall and support
-    penalties whose weight ramps from 0.2 to 1 (R^3L, Sec. 3.4). With `reparam`, members of a cluster
+    penalties whose weight ramps from 0.2 to 1 (R^3L's supportive optimisation). With `reparam`, members of a cluster
     are optimised in their anchor's coordinates and the anchor carries the cluster (global-to-local
     reparameterisation); otherwise every object is optimised in room coordinates.
 

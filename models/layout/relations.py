@@ -110,7 +110,8 @@ def check_relation(
 ) -> bool:
     """Return whether `rel` holds for poses (N, 4: x, y, z, yaw deg) and sizes (N, 3: w, d, h).
 
-    Definitions follow the R^3L relation vocabulary (Sec. 3 of the paper) with the contract's slacks.
+    Names follow the R^3L code's constraint vocabulary (solvers/r3l/dsl/parse_constraints.py); the geometric
+    definitions and slacks are this demo's exact contract.
     """
     ia = index[rel.a]
     pa = poses[ia]
