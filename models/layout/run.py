@@ -3,6 +3,7 @@ for small scenes), compare ablations, and say honestly whether everything holds.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -179,7 +180,7 @@ def run(params: Params, progress: Progress) -> Result:
     conflict_info: dict[str, Any] = dict(
         conflicts=report.conflicts, conflict_reasons=report.reasons, suggested_drop=report.drop,
         conflict_sentences=[[verdicts[k].sentence for k in c] for c in report.conflicts],
-        conflict_certified=[_certify(scene, relations, c) if params.milp != "off" else None for c in report.conflicts])
+        conflict_certified=_certify_all(scene, relations, report.conflicts) if params.milp != "off" else [])
     if report.conflicts and (not params.revise or not report.complete):
         message = (f"{len(report.conflicts)} minimal set(s) of relations contradict each other; "
                    f"dropping {len(report.drop)} relation(s) would restore consistency (turn on revise)")
@@ -231,6 +232,16 @@ def run(params: Params, progress: Progress) -> Result:
     report_progress(0.99, "reporting")
     return _result(params, scene, names, base, conflict_info, dropped, active_index, variants, outcomes, chosen,
                    milp_outcome, milp_conflict_set)
+
+
+def _certify_all(scene: Scene, relations: list[Relation], conflicts: list[list[int]], budget_s: float = 15.0) -> list[bool | None]:
+    """MILP confirmation of each conflict set, within a total time budget (None once it is spent)."""
+    deadline = time.perf_counter() + budget_s
+    out: list[bool | None] = []
+    for conflict in conflicts:
+        left = deadline - time.perf_counter()
+        out.append(_certify(scene, relations, conflict, min(5.0, left)) if left > 0.2 else None)
+    return out
 
 
 def _certify(scene: Scene, relations: list[Relation], conflict: list[int], time_limit: float = 5.0) -> bool | None:
