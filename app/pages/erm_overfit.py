@@ -69,8 +69,7 @@ def render(job: JobView) -> None:
     """The ERM table, the GD table, then the figures."""
     _erm(job.result)
     _gd(job.result)
-    show_figures(job, ["erm_losses", "gd_gap"], columns=2)
-    show_figures(job, ["code_inner_products"])
+    show_figures(job, ["erm_losses", "gd_gap", "code_inner_products"])
 
 
 method_page(NAME, controls=controls, render=render)

@@ -59,8 +59,7 @@ def _summary(result: dict[str, Any]) -> None:
 def render(job: JobView) -> None:
     """The loss table and checks, then the three figures."""
     _summary(job.result)
-    show_figures(job, ["trajectory_pca", "loss_vs_beta"], columns=2)
-    show_figures(job, ["training_curve"])
+    show_figures(job, ["loss_vs_beta", "trajectory_pca", "training_curve"])
 
 
 method_page(NAME, controls=controls, render=render)

@@ -57,8 +57,7 @@ def _summary(result: dict[str, Any]) -> None:
 def render(job: JobView) -> None:
     """The summary table and checks, then the figures."""
     _summary(job.result)
-    show_figures(job, ["risk_vs_model_size", "risk_vs_samples"], columns=2)
-    show_figures(job, ["effective_model_size"])
+    show_figures(job, ["risk_vs_model_size", "risk_vs_samples", "effective_model_size"])
 
 
 method_page(NAME, controls=controls, render=render)

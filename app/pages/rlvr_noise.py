@@ -47,24 +47,27 @@ def _checks(result: dict[str, Any]) -> None:
     ])
 
 
+def _steps(value: int | None) -> str:
+    return "never" if value is None else str(value)
+
+
 def _finals(result: dict[str, Any]) -> None:
     st.subheader(f"Incorrect mass after {result['steps']} steps (start {result['initial_incorrect_mass']:g})")
     hits = {row["j"]: row for row in result["time_to_threshold"]}
     table([
         {"J": row["j"], "FNR": round(row["fnr"], 3), "mean field": round(row["mean_field"], 4),
          "bandit mean": round(row["bandit_mean"], 4), "bandit 10-90%": f"{row['bandit_q10']:.3f} - {row['bandit_q90']:.3f}",
-         "steps to 0.05 (mean field)": hits[row["j"]]["mean_field"],
-         "steps to 0.05 (bandit mean)": hits[row["j"]]["bandit_mean"]}
+         "steps to 0.05 (mean field)": _steps(hits[row["j"]]["mean_field"]),
+         "steps to 0.05 (bandit mean)": _steps(hits[row["j"]]["bandit_mean"])}
         for row in result["final_incorrect_mass"]
-    ], caption="Steps to 0.05 are empty when the mass never reached 0.05 within the run.")
+    ], caption="'never': the mass did not reach 0.05 within the run.")
 
 
 def render(job: JobView) -> None:
     """The checks, the final-mass table, then the figures."""
     _checks(job.result)
     _finals(job.result)
-    show_figures(job, ["mass_curves"])
-    show_figures(job, ["phase_diagram", "rate"], columns=2)
+    show_figures(job, ["mass_curves", "phase_diagram", "rate"])
 
 
 method_page(NAME, controls=controls, render=render)

@@ -30,6 +30,7 @@ class Series:
     theory_label: str = "theory"
     simulation_label: str = "simulation"
     dash: str = "solid"
+    symbol: str = "circle-open"
 
 
 def _error_bars(series: Series) -> dict[str, object] | None:
@@ -81,7 +82,7 @@ def theory_vs_simulation(
                     mode="markers",
                     name=f"{s.name} ({s.simulation_label})",
                     legendgroup=s.name,
-                    marker={"color": colour, "size": 8, "symbol": "circle-open", "line": {"width": 2}},
+                    marker={"color": colour, "size": 8, "symbol": s.symbol, "line": {"width": 2, "color": colour}},
                     error_y=_error_bars(s),
                 )
             )
@@ -90,8 +91,8 @@ def theory_vs_simulation(
         xaxis_title=x_title,
         yaxis_title=y_title,
         height=height,
-        legend={"font": {"size": 10}},
-        margin={"t": 60, "l": 60, "r": 20, "b": 50},
+        legend={"font": {"size": 10}, "orientation": "h", "yanchor": "top", "y": -0.28, "xanchor": "left", "x": 0},
+        margin={"t": 60, "l": 60, "r": 20, "b": 80},
     )
     if log_x:
         fig.update_xaxes(type="log")

@@ -13,7 +13,7 @@ __all__ = ["figures"]
 
 def _erm(result: Result) -> go.Figure:
     fig = go.Figure()
-    names = ["x = 0 (the minimiser of the population loss)", "x = u, a code vector in no sample (the bad ERM)"]
+    names = ["x = 0 (population minimiser)", "x = u (in no sample: the bad ERM)"]
     lam = result.strong_convexity
     train = [0.5, result.erm_train_loss]
     population = [0.5, result.erm_population_loss - lam / 2 if result.erm_population_loss is not None else None]

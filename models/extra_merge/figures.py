@@ -28,10 +28,10 @@ def _pca(result: Result) -> go.Figure:
             text=[f"{label} {p.step:g}" for p in points], hovertemplate="%{text}<extra></extra>", **styles[kind],
         ))
     fig.update_layout(
-        title=f"Late trajectory on the top two principal axes of the raw checkpoints (top-1 share of steps: raw "
-        f"{result.top1_share_raw:.2f}, merged {result.top1_share_merged:.2f})",
+        title="Late trajectory on the top two principal axes of the raw checkpoints<br><sup>top-1 share of the "
+        f"last {result.pca_steps} steps: raw {result.top1_share_raw:.2f}, merged {result.top1_share_merged:.2f}</sup>",
         xaxis_title="principal component 1 (parameter units)", yaxis_title="principal component 2 (parameter units)",
-        height=460,
+        height=480, legend={"orientation": "h", "yanchor": "top", "y": -0.2, "x": 0},
     )
     return fig
 
@@ -57,7 +57,8 @@ def _training(result: Result) -> go.Figure:
                              marker={"color": "#1f77b4", "size": 5}))
     fig.add_hline(y=result.entropy_rate, line_dash="dot", annotation_text="entropy rate of the chain (floor)")
     fig.update_layout(title=f"Training curve ({result.optimizer}, {result.device})", xaxis_title="training step",
-                      yaxis_title="cross-entropy (nats/token)", height=420)
+                      yaxis_title="cross-entropy (nats/token)", height=420,
+                      legend={"orientation": "h", "yanchor": "top", "y": -0.25, "x": 0})
     return fig
 
 

@@ -10,19 +10,22 @@ from models.precision_scaling.result import SCHEMES, Result
 __all__ = ["figures"]
 
 COLOURS = {"full": "#1f77b4", "multiplicative": "#2ca02c", "additive": "#d62728"}
+SYMBOLS = {"full": "circle-open", "multiplicative": "x-thin-open", "additive": "square-open"}
+DASHES = {"full": "solid", "multiplicative": "dash", "additive": "solid"}
 
 
-def _label(result: Result, scheme: str, which: str) -> str:
+def _fitted(result: Result, scheme: str, which: str) -> str:
+    """The simulation's legend label with its fitted log-log slope."""
     fit = result.fits[scheme]  # type: ignore[index]
     exponent = fit.m_exponent if which == "m" else fit.n_exponent
-    return f"{scheme}" + ("" if exponent is None else f", slope {exponent:.2f}")
+    return "simulation" + ("" if exponent is None else f", slope {exponent:.2f}")
 
 
 def _risk_vs_m(result: Result) -> go.Figure:
     series = [
-        Series(_label(result, s, "m"), x=[p.m for p in result.risk[s]], simulation=[p.risk for p in result.risk[s]],
+        Series(s, simulation_label=_fitted(result, s, "m"), x=[p.m for p in result.risk[s]], simulation=[p.risk for p in result.risk[s]],
                low=[p.risk_min for p in result.risk[s]], high=[p.risk_max for p in result.risk[s]],
-               theory=[p.theory for p in result.risk[s]], colour=COLOURS[s])
+               theory=[p.theory for p in result.risk[s]], colour=COLOURS[s], symbol=SYMBOLS[s], dash=DASHES[s])
         for s in SCHEMES
     ]
     return theory_vs_simulation(
@@ -34,8 +37,8 @@ def _risk_vs_m(result: Result) -> go.Figure:
 def _risk_vs_n(result: Result) -> go.Figure:
     largest = result.risk["full"][-1].m
     series = [
-        Series(_label(result, s, "n"), x=[p.n for p in result.risk_vs_n[s]], simulation=[p.risk for p in result.risk_vs_n[s]],
-               theory=[p.theory for p in result.risk_vs_n[s]], colour=COLOURS[s])
+        Series(s, simulation_label=_fitted(result, s, "n"), x=[p.n for p in result.risk_vs_n[s]], simulation=[p.risk for p in result.risk_vs_n[s]],
+               theory=[p.theory for p in result.risk_vs_n[s]], colour=COLOURS[s], symbol=SYMBOLS[s], dash=DASHES[s])
         for s in SCHEMES
     ]
     return theory_vs_simulation(
@@ -48,11 +51,13 @@ def _effective(result: Result) -> go.Figure:
     sizes = [e.m for e in result.effective_model_size["full"]]
     series = [
         Series(s, x=sizes, theory=[e.m_eff for e in result.effective_model_size[s]], colour=COLOURS[s],
-               theory_label="m_eff")
+               theory_label="m_eff, theory", dash=DASHES[s],
+               simulation=[e.m_from_risk for e in result.effective_model_size[s]], symbol=SYMBOLS[s],
+               simulation_label="full-precision size with the same simulated risk")
         for s in SCHEMES
     ]
     fig = theory_vs_simulation(
-        series, title="Effective model size m_eff = tr[S H S^T (S (H + diag q) S^T)^-1]",
+        series, title="Effective model size: theory m_eff = tr[S H S^T (S (H + diag q) S^T)^-1] and from the risk",
         x_title="model size M", y_title="effective model size m_eff", log_x=True, log_y=True,
     )
     fig.add_trace(go.Scatter(x=sizes, y=sizes, mode="lines", line={"color": "grey", "dash": "dot"}, name="m_eff = M"))

@@ -30,7 +30,7 @@ def _curves(result: Result) -> go.Figure:
         fig.add_trace(go.Scatter(x=result.curve_steps, y=curve.bandit_q90, mode="lines", line={"width": 0},
                                  showlegend=False, hoverinfo="skip", legendgroup=f"J = {curve.j:+.2f}"))
         fig.add_trace(go.Scatter(x=result.curve_steps, y=curve.bandit_q10, mode="lines", line={"width": 0},
-                                 fill="tonexty", fillcolor=_rgba(colour, 0.12), showlegend=False, hoverinfo="skip",
+                                 fill="tonexty", fillcolor=_rgba(colour, 0.08), showlegend=False, hoverinfo="skip",
                                  legendgroup=f"J = {curve.j:+.2f}"))
         fig.add_trace(go.Scatter(x=result.curve_steps, y=curve.bandit_mean, mode="lines",
                                  name=f"J = {curve.j:+.2f} (bandit, {result.seeds} seeds)",
@@ -61,7 +61,8 @@ def _phase(result: Result) -> go.Figure:
                              marker={"color": "black", "symbol": "x", "size": 9}, name="simulated J values"))
     fig.update_layout(
         title=f"Phase diagram: mean-field incorrect mass after {result.steps} steps (start {result.initial_incorrect_mass:g})",
-        xaxis_title="false-positive rate FPR", yaxis_title="false-negative rate FNR", height=480,
+        xaxis_title="false-positive rate FPR", yaxis_title="false-negative rate FNR", height=520,
+        legend={"orientation": "h", "yanchor": "top", "y": -0.15, "x": 0},
     )
     return fig
 
