@@ -31,8 +31,7 @@ def _drift_maps(result: Result) -> go.Figure:
     for col in (1, 2, 3):
         fig.update_xaxes(title_text="server round", row=1, col=col)
     fig.update_yaxes(autorange="reversed")
-    fig.update_layout(title="Client x round: true drift (data differ from the reference's concept), detection, score; "
-                            "blank = not scored")
+    fig.update_layout(title="Client x round: true drift, detection and drift score (blank = not scored)")
     return fig
 
 
