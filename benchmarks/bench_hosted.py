@@ -62,36 +62,45 @@ def start_server(data_dir: str, database_url: str) -> tuple[subprocess.Popen[byt
 
 
 def user_loop(url: str, token: str, deadline: float, out: dict[str, Any]) -> None:
-    """One simulated user: submit, poll the status view, read the result, repeat until the deadline."""
+    """One simulated user: submit, poll the status view, read the result, repeat until the deadline.
+    A request that fails at the transport level (timeout, reset) is counted, and the user goes on."""
     headers = {"Authorization": f"Bearer {token}"}
     with httpx.Client(base_url=url, headers=headers, timeout=30) as client:
         while time.monotonic() < deadline:
-            start = time.perf_counter()
-            response = client.post("/api/jobs", json=JOB)
-            out["latency"]["submit"].append(time.perf_counter() - start)
-            if response.status_code == 429:
-                out["refused"] += 1
-                time.sleep(min(float(response.headers.get("Retry-After", "1")), 2.0))
-                continue
-            if response.status_code != 202:
-                out["errors"].append(response.status_code)
-                continue
-            job_id = response.json()["id"]
-            out["accepted"].append((token, job_id))
-            status = "queued"
-            while status not in TERMINAL and time.monotonic() < deadline:
-                time.sleep(0.2)
-                start = time.perf_counter()
-                polled = client.get(f"/api/jobs/{job_id}", params={"view": "status"})
-                out["latency"]["poll"].append(time.perf_counter() - start)
-                if polled.status_code == 429:
-                    out["refused_polls"] += 1
-                    continue
-                status = polled.json()["status"] if polled.status_code == 200 else status
-            if status in TERMINAL:
-                start = time.perf_counter()
-                client.get(f"/api/jobs/{job_id}")
-                out["latency"]["result"].append(time.perf_counter() - start)
+            try:
+                one_job(client, deadline, out)
+            except httpx.TransportError as exc:
+                out["errors"].append(type(exc).__name__)
+
+
+def one_job(client: httpx.Client, deadline: float, out: dict[str, Any]) -> None:
+    """Submit one job, poll it to its end, read its result."""
+    start = time.perf_counter()
+    response = client.post("/api/jobs", json=JOB)
+    out["latency"]["submit"].append(time.perf_counter() - start)
+    if response.status_code == 429:
+        out["refused"] += 1
+        time.sleep(min(float(response.headers.get("Retry-After", "1")), 2.0))
+        return
+    if response.status_code != 202:
+        out["errors"].append(response.status_code)
+        return
+    job_id = response.json()["id"]
+    out["accepted"].append((client.headers["Authorization"].split()[-1], job_id))
+    status = "queued"
+    while status not in TERMINAL and time.monotonic() < deadline:
+        time.sleep(0.2)
+        start = time.perf_counter()
+        polled = client.get(f"/api/jobs/{job_id}", params={"view": "status"})
+        out["latency"]["poll"].append(time.perf_counter() - start)
+        if polled.status_code == 429:
+            out["refused_polls"] += 1
+            continue
+        status = polled.json()["status"] if polled.status_code == 200 else status
+    if status in TERMINAL:
+        start = time.perf_counter()
+        client.get(f"/api/jobs/{job_id}")
+        out["latency"]["result"].append(time.perf_counter() - start)
 
 
 def worker(url: str, tokens: list[str], seconds: float, queue: Any) -> None:

@@ -75,7 +75,7 @@ def served(settings: Settings) -> Iterator[str]:
     url = f"http://127.0.0.1:{port}"
     previous = os.environ.get("BACKEND_URL")
     try:
-        wait_http(url + "/healthz", timeout_s=120)
+        wait_http(url + "/healthz", timeout_s=300)
         os.environ["BACKEND_URL"] = url
         yield url
     finally:

@@ -19,11 +19,12 @@ from app.components.widgets import (
     param_key,
     param_widget,
     pending_input_errors,
+    report_input_error,
     resource,
     table,
 )
 
 __all__ = ["CUSTOM", "TERMINAL", "access", "ensure_token", "token_sidebar", "JobView", "KitInputError", "apply_params", "backend_banner", "downloads_panel",
            "example_picker", "examples", "field_schema", "history_panel", "mark", "method_info", "method_page",
-           "methods", "owner_id", "page_header", "param_key", "param_widget", "pending_input_errors", "resource",
+           "methods", "owner_id", "page_header", "param_key", "param_widget", "pending_input_errors", "report_input_error", "resource",
            "show_figures", "show_job", "show_metrics", "table", "verdict_banner", "verdict_of"]

@@ -18,7 +18,7 @@ import streamlit as st
 from app import client
 
 __all__ = ["KitInputError", "apply_params", "draw_example_picker", "example_picker", "examples", "field_schema", "mark", "method_info",
-           "methods", "param_key", "param_widget", "pending_input_errors", "resource", "table"]
+           "methods", "param_key", "param_widget", "pending_input_errors", "report_input_error", "resource", "table"]
 
 CUSTOM = "(set the controls yourself)"
 _LOADERS = "_kit_loaders"
@@ -234,9 +234,13 @@ def raw_lines(key: str) -> int:
     return len(str(value).splitlines()) if value else 1
 
 
-def _report(message: str) -> None:
+def report_input_error(message: str) -> None:
+    """Show `message` under the control it concerns and keep the page from submitting this run."""
     st.error(message, icon="⚠️")
     st.session_state.setdefault(_ERRORS, []).append(message)
+
+
+_report = report_input_error
 
 
 def pending_input_errors() -> list[str]:

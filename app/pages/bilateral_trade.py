@@ -63,8 +63,7 @@ def _nested(group: str, field: str, **kwargs: Any) -> Any:
 
 def _input_error(message: str) -> None:
     """Report a control's bad value next to it; the kit then refuses to submit."""
-    st.error(message, icon="⚠️")
-    st.session_state.setdefault("_kit_errors", []).append(message)
+    kit.report_input_error(message)
 
 
 def _rectangles() -> list[dict[str, Any]]:

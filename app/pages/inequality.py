@@ -9,7 +9,16 @@ from typing import Any
 
 import streamlit as st
 
-from app.components import JobView, example_picker, mark, method_page, param_widget, show_figures, table
+from app.components import (
+    JobView,
+    example_picker,
+    mark,
+    method_page,
+    param_widget,
+    report_input_error,
+    show_figures,
+    table,
+)
 
 NAME = "inequality"
 CERTIFICATE_KEY = f"{NAME}._certificate_text"
@@ -25,8 +34,7 @@ def _load(params: dict[str, Any]) -> None:
 
 
 def _input_error(message: str) -> None:
-    st.error(message, icon="⚠️")
-    st.session_state.setdefault("_kit_errors", []).append(message)
+    report_input_error(message)
 
 
 def _variables(problem: str, hypotheses: list[str]) -> list[str]:
