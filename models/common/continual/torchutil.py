@@ -1,0 +1,44 @@
+"""Small torch helpers shared by the continual methods: seeded initialisation, minibatches, accuracy."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+import torch
+
+__all__ = ["accuracy", "init_linear_", "minibatches", "to_tensors"]
+
+
+def init_linear_(layer: torch.nn.Linear, generator: torch.Generator) -> torch.nn.Linear:
+    """Re-draw a linear layer like torch's default (U(-1/sqrt(fan_in), 1/sqrt(fan_in))) from `generator`."""
+    bound = 1.0 / float(np.sqrt(layer.in_features))
+    with torch.no_grad():
+        weight = torch.rand(layer.weight.shape, generator=generator) * 2 * bound - bound
+        layer.weight.copy_(weight.to(layer.weight.device))
+        if layer.bias is not None:
+            bias = torch.rand(layer.bias.shape, generator=generator) * 2 * bound - bound
+            layer.bias.copy_(bias.to(layer.bias.device))
+    return layer
+
+
+def to_tensors(x: np.ndarray, y: np.ndarray, device: str) -> tuple[torch.Tensor, torch.Tensor]:
+    return (
+        torch.as_tensor(np.asarray(x, dtype=np.float32), device=device),
+        torch.as_tensor(np.asarray(y, dtype=np.int64), device=device),
+    )
+
+
+def minibatches(n: int, batch_size: int, rng: np.random.Generator) -> Iterator[np.ndarray]:
+    """Index batches of one shuffled pass over n examples (the last one may be smaller)."""
+    order = rng.permutation(n)
+    for start in range(0, n, batch_size):
+        yield order[start : start + batch_size]
+
+
+@torch.no_grad()
+def accuracy(logits: torch.Tensor, labels: torch.Tensor) -> float:
+    """Fraction of rows whose arg-max logit is the label (0 for no rows)."""
+    if labels.numel() == 0:
+        return 0.0
+    return float((logits.argmax(dim=1) == labels).float().mean())
