@@ -127,19 +127,19 @@ def _exact_table(result: dict[str, Any]) -> None:
 def _comparison_table(result: dict[str, Any]) -> None:
     exact = result.get("exact")
     rows = [{"method": "TN-SHAP-G (this page)", "queries": result["queries_used"],
-             "seconds": round(result["fit_seconds"] + result["index_seconds"], 3),
+             "seconds": f"{result['fit_seconds'] + result['index_seconds']:.3f}",
              "Shapley error (%)": _pct(result.get("relative_l2_error")),
              "SII error (%)": _pct(result.get("sii_relative_l2_error"))}]
     if exact:
         rows.append({"method": "Warm start only (graph-local quadratic, no sweep)", "queries": result["queries_used"],
-                     "seconds": None, "Shapley error (%)": _pct(result.get("warm_start_shapley_error")),
+                     "seconds": "(in the fit)", "Shapley error (%)": _pct(result.get("warm_start_shapley_error")),
                      "SII error (%)": _pct(result.get("warm_start_sii_error"))})
     for b in result["baselines"]:
-        rows.append({"method": b["name"], "queries": b["queries"], "seconds": round(b["seconds"], 3),
+        rows.append({"method": b["name"], "queries": b["queries"], "seconds": f"{b['seconds']:.3f}",
                      "Shapley error (%)": _pct(b["shapley_error"]), "SII error (%)": _pct(b["sii_error"])})
     if exact and exact["method"] != "closed_form":
         name = {"brute_force": "Exact, brute force", "receptive_field": "Exact, receptive fields (GraphSHAP-IQ idea)"}
-        rows.append({"method": name[exact["method"]], "queries": exact["queries"], "seconds": round(exact["seconds"], 3),
+        rows.append({"method": name[exact["method"]], "queries": exact["queries"], "seconds": f"{exact['seconds']:.3f}",
                      "Shapley error (%)": "0", "SII error (%)": "0"})
     table(rows, caption="Relative L2 error against the exact values; the exact rows' queries are the coalitions "
                         "they need.")
@@ -183,7 +183,7 @@ def render(job: JobView) -> None:
                "lower it (for logP: red is lipophilic, blue hydrophilic). Bond colour is the pair interaction SII of "
                "the two atoms; dotted lines are strong interactions between atoms that are not bonded. The RDKit "
                "drawing with the same colours is in the downloads (molecule.svg).")
-    show_figures(job, ["shapley_bars", "sii_heatmap"], columns=2)
+    show_figures(job, ["shapley_bars", "sii_heatmap"])
     if result.get("exact"):
         how = {"brute_force": f"brute force over all {2 ** result['n_atoms']:,} coalitions",
                "receptive_field": f"the 2-hop receptive fields ({result['exact']['queries']:,} distinct coalitions)",

@@ -86,8 +86,10 @@ def heatmap_figure(result: Result) -> go.Figure:
     fig = go.Figure(go.Heatmap(z=sii, x=labels, y=labels, colorscale=SCALE, zmid=0, zmin=-bound, zmax=bound,
                                colorbar=dict(title="SII"),
                                hovertemplate="%{y} x %{x}<br>SII %{z:.4f}<extra></extra>"))
+    every = dict(tickmode="array", tickvals=labels, ticktext=labels, tickfont=dict(size=10)) if result.n_atoms <= 40 else {}
     fig.update_layout(title="Pairwise Shapley interaction index (TN-SHAP-G estimate)",
-                      xaxis_title="atom", yaxis_title="atom", yaxis_autorange="reversed", height=520)
+                      xaxis=dict(title="atom", **every), yaxis=dict(title="atom", autorange="reversed", **every),
+                      height=560)
     return fig
 
 
@@ -108,7 +110,10 @@ def bar_figure(result: Result) -> go.Figure:
     if error_y is not None:
         title += f" (bars: ±2 std over {result.ensemble} fits)"
     fig.update_layout(title=title, xaxis_title="atom",
-                      yaxis_title="value (logP units)", barmode="group", height=420)
+                      yaxis_title="value (logP units)", barmode="group", height=420,
+                      xaxis=dict(type="category", tickmode="array", tickvals=labels, ticktext=labels, tickangle=-45
+                                 if result.n_atoms > 30 else 0),
+                      legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0))
     return fig
 
 
