@@ -1,0 +1,191 @@
+"""Full-batch training of one model under ERM, group DRO, tilted ERM, JTT or IRS, counting every pass.
+
+Every method takes exactly one forward and one backward pass per step: the per-sample losses of the
+forward pass feed both the method's weights (group weights, tilted softmax, JTT upweights, IRS's
+fragility k) and the weighted objective whose gradient is taken once.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+import torch
+
+from models.common.contract import Progress
+from models.robust_satisficing.tilted import K_MAX, fragility, tilted_weights
+
+__all__ = [
+    "DRO_STEP", "JTT_FRACTION", "JTT_UPWEIGHT", "TERM_TILT", "Fit", "Problem", "PassCount",
+    "train_erm", "train_group_dro", "train_irs", "train_jtt", "train_tilted_erm",
+]
+
+DRO_STEP = 0.1  # group DRO's exponentiated-gradient step on the group weights (per full-batch step)
+TERM_TILT = 2.0  # tilted ERM's fixed tilt t (= 1 / k): the TERM paper's order of magnitude for classification
+JTT_FRACTION = 0.2  # JTT's identification model trains for this share of the epochs
+JTT_UPWEIGHT = 6.0  # JTT's lambda_up for the rows the identification model gets wrong
+WEIGHT_DECAY = 1e-4
+
+
+@dataclass
+class PassCount:
+    """Forward passes, backward passes and optimiser steps taken by one method."""
+
+    forward: int = 0
+    backward: int = 0
+    steps: int = 0
+
+    @property
+    def backward_per_step(self) -> float:
+        return self.backward / self.steps if self.steps else 0.0
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Training tensors on the device, the number of outputs, and training settings shared by all methods."""
+
+    X: torch.Tensor
+    y: torch.Tensor
+    groups: torch.Tensor
+    n_groups: int
+    outputs: int  # classes, or 1 for regression
+    regression: bool
+    hidden: int
+    learning_rate: float
+    epochs: int
+    seed: int
+
+    @classmethod
+    def make(cls, X: np.ndarray, y: np.ndarray, groups: np.ndarray, *, regression: bool, hidden: int,
+             learning_rate: float, epochs: int, seed: int, device: str) -> Problem:
+        target = torch.tensor(y, dtype=torch.float32 if regression else torch.long, device=device)
+        outputs = 1 if regression else int(y.max()) + 1
+        return cls(torch.tensor(X, dtype=torch.float32, device=device), target,
+                   torch.tensor(groups, dtype=torch.long, device=device), int(groups.max()) + 1, outputs,
+                   regression, hidden, learning_rate, epochs, seed)
+
+
+@dataclass
+class Fit:
+    """A trained model, its pass counts, and per-step traces (training loss; IRS's k)."""
+
+    model: torch.nn.Module
+    passes: PassCount
+    train_loss: list[float] = field(default_factory=list)
+    fragility: list[float] = field(default_factory=list)
+
+
+def make_model(problem: Problem) -> torch.nn.Module:
+    """A linear model (hidden = 0) or one hidden ReLU layer, initialised from the seed (same for every method)."""
+    d = problem.X.shape[1]
+    layers: list[torch.nn.Module] = (
+        [torch.nn.Linear(d, problem.outputs)] if problem.hidden == 0
+        else [torch.nn.Linear(d, problem.hidden), torch.nn.ReLU(), torch.nn.Linear(problem.hidden, problem.outputs)]
+    )
+    model = torch.nn.Sequential(*layers).to(problem.X.device)
+    generator = torch.Generator().manual_seed(problem.seed)
+    with torch.no_grad():
+        for layer in model:
+            if isinstance(layer, torch.nn.Linear):
+                bound = 1.0 / math.sqrt(layer.in_features)
+                layer.weight.copy_((torch.rand(layer.weight.shape, generator=generator) * 2 - 1) * bound)
+                layer.bias.zero_()
+    return model
+
+
+def per_sample_losses(model: torch.nn.Module, problem: Problem, X: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """Cross-entropy per row (classification) or squared error per row (regression)."""
+    out = model(X)
+    if problem.regression:
+        return (out[:, 0] - y) ** 2
+    return torch.nn.functional.cross_entropy(out, y, reduction="none")
+
+
+Weighting = Callable[[torch.Tensor, int], torch.Tensor]  # (detached losses, step) -> per-row weights summing to 1
+
+
+def _train(problem: Problem, weighting: Weighting, progress: Progress, label: str, *, epochs: int | None = None,
+           fit: Fit | None = None) -> Fit:
+    """The shared loop: forward, weights from the detached losses, one backward of sum_i w_i l_i, Adam step."""
+    model = make_model(problem)
+    fit = fit or Fit(model, PassCount())
+    fit.model = model
+    optimiser = torch.optim.Adam(model.parameters(), lr=problem.learning_rate, weight_decay=WEIGHT_DECAY)
+    steps = epochs if epochs is not None else problem.epochs
+    report = max(1, steps // 20)
+    for step in range(steps):
+        losses = per_sample_losses(model, problem, problem.X, problem.y)
+        fit.passes.forward += 1
+        weights = weighting(losses.detach(), step)
+        objective = torch.dot(weights, losses)
+        optimiser.zero_grad(set_to_none=True)
+        objective.backward()
+        fit.passes.backward += 1
+        optimiser.step()
+        fit.passes.steps += 1
+        fit.train_loss.append(float(losses.detach().mean()))
+        if step % report == 0 or step == steps - 1:
+            progress((step + 1) / steps, f"{label}: epoch {step + 1}/{steps}")
+    return fit
+
+
+def train_erm(problem: Problem, progress: Progress) -> Fit:
+    """Empirical risk minimisation: uniform weights 1/n."""
+    n = problem.X.shape[0]
+    return _train(problem, lambda losses, step: torch.full_like(losses, 1.0 / n), progress, "ERM")
+
+
+def train_group_dro(problem: Problem, progress: Progress) -> Fit:
+    """Group DRO (Sagawa et al. 2020): q_g <- q_g exp(eta L_g), objective sum_g q_g L_g (groups known)."""
+    counts = torch.bincount(problem.groups, minlength=problem.n_groups).to(torch.float32)
+    present = counts > 0
+    log_q = torch.where(present, torch.zeros_like(counts), torch.full_like(counts, -math.inf))
+
+    def weighting(losses: torch.Tensor, step: int) -> torch.Tensor:
+        nonlocal log_q
+        group_loss = torch.zeros_like(counts).index_add_(0, problem.groups, losses) / counts.clamp(min=1)
+        log_q = torch.where(present, log_q + DRO_STEP * group_loss, log_q)
+        q = torch.softmax(log_q, dim=0)
+        return (q / counts.clamp(min=1))[problem.groups]
+
+    return _train(problem, weighting, progress, "group DRO")
+
+
+def train_tilted_erm(problem: Problem, progress: Progress) -> Fit:
+    """Tilted ERM (Li et al. 2021) at a fixed tilt t: weights softmax(t l_i)."""
+    return _train(problem, lambda losses, step: tilted_weights(losses, 1.0 / TERM_TILT), progress, "tilted ERM")
+
+
+def train_jtt(problem: Problem, progress: Progress) -> Fit:
+    """Just Train Twice (Liu et al. 2021): a short ERM run finds its errors, which are upweighted in a second run."""
+    first_steps = max(1, round(JTT_FRACTION * problem.epochs))
+    n = problem.X.shape[0]
+    first = _train(problem, lambda losses, step: torch.full_like(losses, 1.0 / n),
+                   lambda f, m="": progress(0.2 * f, m), "JTT (identification)", epochs=first_steps)
+    with torch.no_grad():
+        out = first.model(problem.X)
+        if problem.regression:
+            residual = (out[:, 0] - problem.y) ** 2
+            wrong = residual > torch.quantile(residual, 0.8)  # regression: the worst-fit fifth is the error set
+        else:
+            wrong = out.argmax(dim=1) != problem.y
+    upweights = torch.where(wrong, JTT_UPWEIGHT, 1.0).to(torch.float32)
+    upweights = upweights / upweights.sum()
+    return _train(problem, lambda losses, step: upweights, lambda f, m="": progress(0.2 + 0.8 * f, m),
+                  "JTT (upweighted)", fit=first)
+
+
+def train_irs(problem: Problem, tau: float, progress: Progress) -> Fit:
+    """Iterative robust satisficing in the KL form: per step, k <- the smallest k with k log E exp(l / k) <= tau
+    on the step's losses (a 1-D bisection, no extra pass), then one gradient step on the tilted loss at that k,
+    whose gradient is the softmax(l / k)-weighted sum of per-row gradients (one backward pass)."""
+    fit = Fit(torch.nn.Identity(), PassCount())
+
+    def weighting(losses: torch.Tensor, step: int) -> torch.Tensor:
+        k = fragility(losses, tau)
+        fit.fragility.append(k)
+        return tilted_weights(losses, k) if k < K_MAX else torch.full_like(losses, 1.0 / losses.shape[0])
+
+    return _train(problem, weighting, progress, f"IRS (tau = {tau:.4g})", fit=fit)
