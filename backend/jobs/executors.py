@@ -154,6 +154,7 @@ class InlineExecutor:
         self.store = store
         self.settings = settings
         self._cancelled: set[str] = set()
+        self._running: set[str] = set()  # heartbeated like any executor's jobs
 
     @property
     def workers(self) -> int:
@@ -166,11 +167,18 @@ class InlineExecutor:
         return {}
 
     def held(self) -> list[str]:
-        return []
+        return list(self._running)
 
     def submit(self, job_id: str, module: str, params: dict[str, Any]) -> None:
         if not self.store.start(job_id):
             return
+        self._running.add(job_id)
+        try:
+            self._run(job_id, module, params)
+        finally:
+            self._running.discard(job_id)
+
+    def _run(self, job_id: str, module: str, params: dict[str, Any]) -> None:
         last = 0.0
 
         def progress(fraction: float, message: str = "") -> None:

@@ -1,5 +1,4 @@
-"""EXECUTOR=ray, one backend at a time against the local Ray head: shutdown, a killed backend, and
-every page's default params giving the same result through Ray as through the embedded executor."""
+"""EXECUTOR=ray, one backend at a time against the local Ray head: shutdown and a killed backend."""
 
 from __future__ import annotations
 
