@@ -28,8 +28,7 @@ def test_a_short_run_shows_the_claims_tables_and_figures(live_backend: str) -> N
     at.slider(key=f"{NAME}.estimation_iterations").set_value(1)
     at.slider(key=f"{NAME}.ode_steps").set_value(2)
     at.slider(key=f"{NAME}.sinkhorn_iterations").set_value(5)
-    at.run()
-    at = click_run(at)
+    at = click_run(at)  # the controls sit in a form: their values travel with the Run click
     assert not at.exception
     subheaders = [h.value for h in at.subheader]
     assert "The paper's claims in this run" in subheaders

@@ -24,12 +24,13 @@ def test_a_short_run_shows_the_comparison_and_three_figures(live_backend: str) -
     at.slider(key=f"{NAME}.steps").set_value(12)
     at.multiselect(key=f"{NAME}.methods").set_value(["dps", "sdg"])
     at.text_input(key=f"{NAME}.guidance_scales").set_value("2, 16")
-    at.run()
-    at = click_run(at)
+    at = click_run(at)  # the controls sit in a form: their values travel with the Run click
     assert not at.exception
     assert any(h.value.startswith("At reward hit rate") for h in at.subheader)
     comparison = next(df.value for df in at.dataframe if "on-manifold fraction" in df.value.columns)
     assert "Exact posterior (reference)" in set(comparison["method"])
+    sweep = next(df.value for df in at.dataframe if "lambda" in df.value.columns)
+    assert list(sweep["lambda"]) == [2.0, 16.0, 2.0, 16.0]  # the inputs of this run, not the defaults
     assert len(at.get("plotly_chart")) == 3
     assert "The unguided sampler keeps" in page_text(at)
 
