@@ -19,6 +19,14 @@ def test_shipped_gnn_predicts_logp_on_held_out_molecules() -> None:
     assert metadata.n_test >= 30
 
 
+def test_shipped_global_readout_gnn_predicts_logp_too() -> None:
+    from models.shapley_graph.gnn import GlobalReadoutGNN, load_predictor
+
+    model, metadata = load_predictor("gnn_global", "cpu")
+    assert isinstance(model, GlobalReadoutGNN)
+    assert metadata.test_r2 > 0.9 and metadata.n_test >= 30
+
+
 @pytest.mark.parametrize(
     "smiles",
     ["Cn1cnc2c1c(=O)n(C)c(=O)n2C", "CC(=O)Oc1ccccc1C(=O)O"],  # caffeine (14 atoms), aspirin (13)
