@@ -65,6 +65,15 @@ Gaussian-mixture test in 8-D with 10,000 samples, and L-BFGS for estimation; her
 steps, and 10 Adam steps, so the defaults finish in about 20 s on one core. The reference code is
 JAX (zgbkdlm/diffres); this is an independent torch implementation.
 
+**What we measured at the defaults (3 seeds, `benchmarks/bench_diffusion_resampling.py`).** Moment errors fall
+with $N$ for every resampler. The shift derivative is 1.0000 for diffusion (std about $10^{-7}$) against
+multinomial finite differences with std 0.33-0.65 at $N=512$. The gradient claim is marginal: diffusion's RMSE
+to the Kalman gradient was below soft resampling's in 2 of 3 seeds (1.28 vs 1.58, 2.16 vs 2.30) and just above
+it in the third (2.11 vs 2.10); at 32 particles the filter noise (std about 2) dominates both biases. With 8
+Euler steps the diffusion resampler's covariance error at $N=512$ is about twice the other resamplers' (the
+Gaussian reference is diagonal and the posterior is correlated); with 32 steps it falls from 0.56 to about 0.3,
+close to the error of the weighted set itself.
+
 *Citation:* Jennifer R. Andersson, Zheng Zhao. Diffusion differentiable resampling. ICML 2026.
 """
 

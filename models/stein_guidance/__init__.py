@@ -64,6 +64,13 @@ prior is an analytic toy, so the comparison with the exact tilted law is possibl
 (200 particles, 60 steps, 5 scales) finish in about 15 s on one core. The headline check asks for SDG's
 on-manifold fraction to exceed DPS's by at least 0.10 at the matched hit rate.
 
+**What we measured (3 seeds each, `benchmarks/bench_stein_guidance.py`): the claim does not reproduce here.**
+At hit rate 0.5 in 2-D, SDG keeps 0.852 / 0.873 / 0.874 of its samples on the manifold and DPS 0.845 / 0.855 /
+0.868: SDG is ahead by 0.006-0.018, far from the 0.10 margin, and the ablation without the Stein step is
+about as good. In 8-D the two are within 0.01 of each other either way. All guided samplers stay below the
+exact tilted law (0.89-0.91 in 2-D), and the unguided sampler keeps 0.975-0.985 (ideal 0.99). This is a
+statement about our reading of SDG on this toy prior, not about the paper's image and docking experiments.
+
 *Citation:* Stein Diffusion Guidance (SDG). ICML 2026.
 """
 
