@@ -60,8 +60,10 @@ SPEC = MethodSpec(
     nav_title="HEDP prompts",
     title="HEDP: hybrid energy-distance prompts for domain-incremental learning",
     paper=Paper(
-        title="HEDP: hybrid energy-distance prompts for domain-incremental learning",
-        authors="ICML 2026 authors",
+        title="HEDP: A Hybrid Energy-Distance Prompt-based Framework for Domain Incremental Learning",
+        authors="Yu Feng, Zhen Tian, Haoran Luo, Xie Yu, Diancheng Cheng, Haoyue Zheng, Shuai Lyu, Ping Zong, "
+                "Lianyuan Li, Xin Ge, Yifan Zhu",
+        url="https://arxiv.org/abs/2605.05776",
         code_url="https://github.com/dannis97500/HEDP",
     ),
     summary=(

@@ -66,7 +66,9 @@ SPEC = MethodSpec(
     name="moe_upcycling",
     nav_title="Selective upcycling",
     title="Selective MoE upcycling for continual learning",
-    paper=Paper(title="Selective MoE upcycling for continual learning (CKA-guided bilevel NAS)", authors="ICML 2026 authors"),
+    # The authors are not listed on the ICML 2026 poster page we could read; the link names the paper.
+    paper=Paper(title="Efficient Bilevel Optimization for CKA-Guided MoE Upcycling",
+                authors="Authors as listed at the link", url="https://icml.cc/virtual/2026/poster/64571"),
     summary=(
         "Copying feed-forward blocks into experts protects old tasks but adds many parameters. A "
         "Gumbel-Softmax search penalised by parameter count picks which (layer, expert) blocks to copy, "

@@ -62,7 +62,10 @@ SPEC = MethodSpec(
     name="rc_fcl",
     nav_title="RC-FCL drift",
     title="RC-FCL: federated continual learning under asynchronous concept drift",
-    paper=Paper(title="RC-FCL: federated continual learning under asynchronous concept drift", authors="ICML 2026 authors"),
+    # The authors are not listed on the ICML 2026 poster page we could read; the link names the paper.
+    paper=Paper(title="RC-FCL: Combating Asynchronous Concept Drift in Federated Continual Learning via "
+                      "Retrospective Calibration",
+                authors="Authors as listed at the link", url="https://icml.cc/virtual/2026/poster/64573"),
     summary=(
         "Ten clients drift at their own rounds and by their own amounts. Each compares its data with a "
         "generated reference of what it learned before; the discriminator's score flags drift, weights the "
