@@ -22,7 +22,7 @@ def test_a_short_run_shows_the_tables_and_figures(live_backend: str) -> None:
     at.slider(key=f"{NAME}.trees").set_value(10)
     at.text_input(key=f"{NAME}.alphas").set_value("0.1, 0.5")
     at.slider(key=f"{NAME}.oracle_rounds").set_value(2)
-    at.slider(key=f"{NAME}.samples").set_value(200)
+    at.number_input(key=f"{NAME}.samples").set_value(200)
     at = click_run(at)
     assert not at.exception
     subheaders = [h.value for h in at.subheader]
