@@ -67,8 +67,9 @@ def _claims(result: dict[str, Any]) -> None:
 def _tables(result: dict[str, Any]) -> None:
     labels = result["labels"]
     st.subheader("Experiment 1: resampled moments against the exact posterior")
-    rows = [{"resampler": "Weighted set (no resampling)", **{f"N = {p['n']}": round(p["rmse"], 4)
-                                                             for p in result["importance_error"]}}]
+    rows: list[dict[str, Any]] = [{"resampler": "Weighted set (no resampling)"}]
+    rows[0].update({f"N = {point['n']}": round(point["rmse"], 4) for point in result["importance_error"]})
+    rows[0].update({f"d mean/d shift, N = {point['n']}": "—" for point in result["importance_error"]})
     for name in result["resamplers"]:
         row: dict[str, Any] = {"resampler": labels[name]}
         for point, derivative in zip(result["moment_error"][name], result["mean_shift_derivative"][name], strict=True):

@@ -30,7 +30,7 @@ def _moment_error(result: Result) -> go.Figure:
         mode="lines+markers", name="Weighted set before resampling", line={"color": "gray", "dash": "dash"},
     ))
     fig.update_layout(
-        title="Experiment 1: error of the resampled mean and covariance against the exact posterior",
+        title="Moment error vs N (exact posterior)",
         xaxis={"title": "particles N", "type": "log"},
         yaxis={"title": "RMSE of (mean, covariance) over repeats", "type": "log"},
     )
@@ -49,7 +49,7 @@ def _shift_derivative(result: Result) -> go.Figure:
         ))
     fig.add_hline(y=1.0, line_dash="dot", annotation_text="exact: 1")
     fig.update_layout(
-        title="d(resampled mean) / d(shift theta of every particle): mean +- std over repeats",
+        title="d(resampled mean) / d(shift): mean ± std",
         xaxis={"title": "particles N", "type": "log"},
         yaxis={"title": "derivative (dimensionless)"},
     )
@@ -65,10 +65,7 @@ def _gradient(result: Result) -> go.Figure:
         ))
     fig.add_hline(y=result.kalman_gradient, line_dash="dash", annotation_text="Kalman (exact)")
     fig.update_layout(
-        title=(
-            f"Experiment 2: dl/dtheta at theta = {result.theta_eval} from {result.filter_particles}-particle "
-            f"filters over {result.filter_steps + 1} observations"
-        ),
+        title=f"dl/dtheta at theta = {result.theta_eval}, {result.filter_particles} particles",
         yaxis={"title": "d log-likelihood / d theta (nats per unit theta)"},
         showlegend=False,
     )
@@ -86,7 +83,7 @@ def _estimation(result: Result) -> go.Figure:
     fig.add_hline(y=result.kalman_mle, line_dash="dash", annotation_text="Kalman MLE")
     fig.add_hline(y=result.true_theta, line_dash="dot", annotation_text="true theta")
     fig.update_layout(
-        title="Experiment 3: gradient ascent on the filter's log-likelihood (mean over filters)",
+        title="Gradient ascent on theta through the filter",
         xaxis={"title": "Adam step"},
         yaxis={"title": "theta (transition coefficient)"},
     )

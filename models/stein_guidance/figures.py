@@ -9,6 +9,13 @@ from models.stein_guidance.result import Result
 
 __all__ = ["figures"]
 
+_SHORT = {
+    "dps": "DPS",
+    "sdg": "SDG",
+    "sdg_no_stein": "no Stein",
+    "sdg_no_running_cost": "no running cost",
+    "sdg_langevin": "Langevin",
+}
 _COLORS = {
     "dps": "#636efa",
     "sdg": "#ef553b",
@@ -59,7 +66,7 @@ def _target_shape(fig: go.Figure, result: Result, row: int, col: int) -> None:
 def _panels(result: Result, title: str, paths: bool) -> go.Figure:
     names = list(result.trajectories)
     fig = make_subplots(rows=1, cols=len(names), subplot_titles=[
-        f"{result.labels[n]}, lambda = {result.trajectories[n].scale:g}" for n in names
+        f"{_SHORT[n]}, λ = {result.trajectories[n].scale:g}" for n in names
     ], horizontal_spacing=0.03)
     for col, name in enumerate(names, start=1):
         traj = result.trajectories[name]
@@ -79,7 +86,8 @@ def _panels(result: Result, title: str, paths: bool) -> go.Figure:
         fig.update_xaxes(title_text="x1", range=[-4.5, 4.5], row=1, col=col)
         fig.update_yaxes(range=[-4.5, 4.5], row=1, col=col, showticklabels=col == 1)
     fig.update_yaxes(title_text="x2", row=1, col=1)
-    fig.update_layout(title=title, height=380)
+    fig.update_layout(title=title, height=400)
+    fig.update_annotations(font_size=12)
     return fig
 
 
