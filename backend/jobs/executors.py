@@ -127,7 +127,9 @@ class EmbeddedExecutor:
             self.store.finish(job_id, Outcome.failed("internal error while running the job"))
         finally:
             with self._lock:
-                self._watches.pop(job_id, None)
+                watch = self._watches.pop(job_id, None)
+            if watch is not None and watch.process is not None:
+                watch.process.stop(1.0)
 
     def _supervise(self, job_id: str, module: str, params: dict[str, Any]) -> Outcome:
         requirements = load_spec(module).requirements

@@ -70,7 +70,8 @@ class Supervisor:
 
     def run(self, job_id: str, job_process: JobProcess, module: str, params: dict[str, Any], watch: JobWatch,
             limits: JobLimits | None = None) -> Outcome:
-        """Send the job to the (ready) process, follow it, stop it; returns how it ended."""
+        """Send the job to the (ready) process and follow it; returns how it ended. The caller stops the
+        process once the outcome is stored (a finished job is recorded before its process has exited)."""
         limits = limits or self.limits
         baseline_mb = tree_rss_mb(job_process.pid)  # what the job adds on top is what counts
         try:
@@ -80,10 +81,9 @@ class Supervisor:
                 if watch.cancel_at is not None:
                     job_process.conn.send(("cancel",))
             return self._follow(job_id, job_process, watch, limits, baseline_mb)
-        except (OSError, EOFError, ValueError):
+        except (OSError, EOFError, ValueError):  # the process died before or while it took the job
+            job_process.stop(0.5)
             return self._ended(job_process, watch, limits, memory_mb=0.0)
-        finally:
-            job_process.stop(1.0)
 
     def _follow(self, job_id: str, job_process: JobProcess, watch: JobWatch, limits: JobLimits,
                 baseline_mb: float) -> Outcome:
