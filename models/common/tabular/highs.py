@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
@@ -37,6 +41,20 @@ class LinearSolution:
         return self.status == "optimal"
 
 
+@contextmanager
+def _stdout_to_stderr() -> Iterator[None]:
+    """Send file descriptor 1 to stderr while HiGHS runs: its MIP code prints to C stdout even with disp off,
+    which would corrupt the JSON the CLI prints on stdout."""
+    sys.stdout.flush()
+    saved = os.dup(1)
+    try:
+        os.dup2(2, 1)
+        yield
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+
+
 def _matrix(A: np.ndarray | csr_matrix, n: int) -> csr_matrix:
     matrix = csr_matrix(A.tocsr() if issparse(A) else np.asarray(A, dtype=float))  # type: ignore[union-attr]
     if matrix.shape[1] != n:
@@ -50,9 +68,10 @@ def solve_milp(c: np.ndarray, A: np.ndarray | csr_matrix, lower: np.ndarray, upp
     """min c'x s.t. lower <= A x <= upper, var_lower <= x <= var_upper, x_i integer where integrality_i = 1."""
     c = np.asarray(c, dtype=float)
     constraints = LinearConstraint(_matrix(A, len(c)), np.asarray(lower, float), np.asarray(upper, float))
-    result = milp(c, integrality=np.asarray(integrality), bounds=Bounds(var_lower, var_upper),
-                  constraints=constraints,
-                  options={"time_limit": float(time_limit), "mip_rel_gap": float(mip_rel_gap), "disp": False})
+    with _stdout_to_stderr():
+        result = milp(c, integrality=np.asarray(integrality), bounds=Bounds(var_lower, var_upper),
+                      constraints=constraints,
+                      options={"time_limit": float(time_limit), "mip_rel_gap": float(mip_rel_gap), "disp": False})
     x = None if result.x is None else np.asarray(result.x)
     objective = float(result.fun) if x is not None else float("nan")
     bound = getattr(result, "mip_dual_bound", None)
@@ -70,9 +89,10 @@ def solve_lp(c: np.ndarray, A: np.ndarray | csr_matrix, lower: np.ndarray, upper
     finite_upper, finite_lower = np.isfinite(upper), np.isfinite(lower)
     A_ub = vstack([matrix[finite_upper], -matrix[finite_lower]]).tocsr()
     b_ub = np.concatenate([upper[finite_upper], -lower[finite_lower]])
-    result = linprog(c, A_ub=A_ub if A_ub.shape[0] else None, b_ub=b_ub if len(b_ub) else None,
-                     bounds=list(zip(var_lower, var_upper, strict=True)), method="highs",
-                     options={"time_limit": float(time_limit)})
+    with _stdout_to_stderr():
+        result = linprog(c, A_ub=A_ub if A_ub.shape[0] else None, b_ub=b_ub if len(b_ub) else None,
+                         bounds=list(zip(var_lower, var_upper, strict=True)), method="highs",
+                         options={"time_limit": float(time_limit)})
     x = None if result.x is None else np.asarray(result.x)
     objective = float(result.fun) if x is not None else float("nan")
     return LinearSolution(_LP_STATUS.get(result.status, "error"), x, objective, objective, str(result.message))

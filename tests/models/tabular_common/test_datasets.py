@@ -10,8 +10,8 @@ from models.common.tabular import (
     classification_blobs,
     group_shift,
     load_dataset,
-    spurious_correlation,
     split,
+    spurious_correlation,
     standardise,
 )
 
