@@ -21,7 +21,7 @@ def examples() -> dict[str, dict[str, Any]]:
         "4-D, partial observation (~20 s)": {"partial_observation": True},
         "4-D, augmentation without help to the logging policy (~20 s)": {"help_logging": False},
         "2-D, 20 trajectories (~15 s)": {"dimension": 2, "trajectories": 20, "trajectory_sweep": [5]},
-        "8-D, 50 trajectories, 1,500 steps (~40 s)": {"dimension": 8, "train_steps": 1500},
+        "8-D, 50 trajectories (~30 s)": {"dimension": 8},
         "4-D, longer training: 3,000 steps, curve over 10/25/100 logs (~2.5 min)": {
             "train_steps": 3000, "trajectory_sweep": [10, 25, 100], "evaluations": 10},
     }
@@ -53,7 +53,7 @@ logs by at least 20 points of success rate. With full observation and enough ste
 the straight path (its Q-learning part finds it); the learning curves show when it catches up.
 
 **Paper vs here.** The paper's tasks are physical positioning problems; here a synthetic point-positioning task,
-short training (1,000 steps by default), small networks, a few hundred to a few thousand transitions.
+short training (2,000 steps by default; the learning curves show whether it has converged), small networks, a few hundred to a few thousand transitions.
 
 *Citation*: Trajectory augmentation for offline RL in active positioning. ICML 2026. Learner: S. Fujimoto, S. Gu,
 A Minimalist Approach to Offline Reinforcement Learning (TD3+BC), NeurIPS 2021; d3rlpy's TD3PlusBC.

@@ -36,7 +36,7 @@ class Params(BaseModel):
         description="Extra numbers of logged trajectories for the success-rate curve (each in [2, 200]; two "
         "trainings each).",
     )
-    train_steps: int = Field(default=1000, ge=50, le=20000, description="TD3+BC gradient steps (batch 256) per learner.")
+    train_steps: int = Field(default=2000, ge=50, le=20000, description="TD3+BC gradient steps (batch 256) per learner.")
     evaluations: int = Field(default=5, ge=1, le=20, description="Points of the learning curves (evaluations per learner).")
     eval_episodes: int = Field(default=200, ge=10, le=2000, description="Evaluation episodes (seeded starts and targets).")
     seed: int = Field(default=0, ge=0, le=2**31 - 1, description="Seed of the logs, the learners and the evaluation.")

@@ -85,8 +85,10 @@ def test_too_many_steps_names_the_field() -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_headline_fifty_logs_in_four_dimensions(seed: int) -> None:
-    """The issue's check at the defaults (1,000 steps): the verdict is a success exactly when the gain is >= 20
-    points; augmented data never does worse than raw."""
-    result = SPEC.run(Params(seed=seed), no_progress)
+    """The issue's check at the defaults (2,000 steps). The +20-point gain holds only on some seeds (the raw
+    learner often also reaches 100%), so this asserts the verdict matches the numbers, and what does hold on every
+    seed we ran: augmented data is never worse in success and always better in mean return (shorter paths)."""
+    result = SPEC.run(Params(seed=seed, trajectory_sweep=[]), no_progress)
     assert (result.verdict().tone == "success") == (result.gain() >= CLAIM_GAIN)
     assert result.success_rate.augmented >= result.success_rate.raw
+    assert result.mean_return.augmented > result.mean_return.raw
