@@ -62,7 +62,9 @@ SPEC = MethodSpec(
     name="apt_operator",
     title="Adaptive Physics Transformer: a mesh-agnostic operator for Darcy flow",
     nav_title="APT operator",
-    paper=Paper(title="APT: Adaptive Physics Transformer for subsurface flow", authors="(authors not listed in the project's paper list)"),
+    paper=Paper(title='Adaptive Physics Transformer with Fused Global-Local Attention for Subsurface Energy Systems',
+                authors='Xin Ju, Nok Hei (Hadrian) Fung, Yuyan Zhang, Carl Jacquemyn, Matthew Jackson, Randolph Settgast, Sally M. Benson, Gege Wen',
+                url='https://arxiv.org/abs/2602.11208'),
     summary="Darcy flow with wells on regular and adaptive meshes: a kNN graph encoder fused with global latent "
     "attention against its local-only and global-only ablations and an FNO, plus 32 -> 64 super-resolution.",
     params_model=Params,

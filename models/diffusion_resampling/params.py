@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from models.diffusion_resampling.resamplers import RESAMPLER_LABELS, ResamplerName
@@ -27,7 +29,7 @@ class Params(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    particles: list[int] = Field(
+    particles: list[Annotated[int, Field(ge=8, le=1024)]] = Field(
         default_factory=_default_particles, min_length=1, max_length=6,
         description="Particle counts N of the moment experiment (each 8 to 1024).",
     )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -36,11 +36,11 @@ class Params(BaseModel):
         default=0.04, ge=0.0, le=1.0,
         description="lambda of the lambda/2 ||x||^2 term (the paper's scale is m^-1.5, 0.044 at m = 8).",
     )
-    etas: list[float] = Field(
+    etas: list[Annotated[float, Field(gt=0, le=10)]] = Field(
         default_factory=_default_etas, min_length=1, max_length=8,
         description="GD learning rates eta, each in (0, 10].",
     )
-    horizons: list[int] = Field(
+    horizons: list[Annotated[int, Field(ge=1, le=2000)]] = Field(
         default_factory=_default_horizons, min_length=1, max_length=8,
         description="GD horizons T (steps), each in [1, 2000].",
     )

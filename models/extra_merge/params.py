@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -27,7 +27,7 @@ class Params(BaseModel):
     merge_window: int = Field(
         default=8, ge=2, le=64, description="Consecutive checkpoints averaged into one merged checkpoint (disjoint blocks)."
     )
-    betas: list[float] = Field(
+    betas: list[Annotated[float, Field(ge=-2, le=10)]] = Field(
         default_factory=_default_betas,
         min_length=1,
         max_length=24,

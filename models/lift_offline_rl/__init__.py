@@ -64,7 +64,10 @@ SPEC = MethodSpec(
     name="lift_offline_rl",
     nav_title="LIFT offline-RL augmentation",
     title="Trajectory augmentation for offline RL in active positioning",
-    paper=Paper(title="Trajectory augmentation for offline RL in active positioning", authors="ICML 2026 authors"),
+    paper=Paper(title='Trajectory-Level Data Augmentation for Offline Reinforcement Learning',
+                authors='Tobias Schmähling, Matthias Burkhardt, Tobias Windisch',
+                url='https://arxiv.org/abs/2605.13401',
+                code_url="https://github.com/HS-Kempten/lift"),
     summary=(
         "A few suboptimal logged trajectories of a positioning task, augmented with the task's geometry: the "
         "rewards locate the target, so shortcuts through logged states get exact relabelled rewards. A compact "

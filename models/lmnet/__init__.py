@@ -66,7 +66,9 @@ SPEC = MethodSpec(
     name="lmnet",
     nav_title="LMNet",
     title="LMNet: pre-trained models as nodes, dense trainable edges",
-    paper=Paper(title="LMNet: dense differentiable language-model networks", authors="(authors not listed in the project's paper list)"),
+    paper=Paper(title='Language Model Networks: Supervision-Efficient Learning through Dense Communication',
+                authors='Shiguang Wu, Yaqing Wang, Quanming Yao',
+                url='https://arxiv.org/abs/2505.12741'),
     summary=(
         "Two tiny pre-trained character transformers are frozen and wired together by a small trainable edge "
         "that passes dense vectors; compare it with a text pipeline (greedy decoding between the models) and a "

@@ -60,7 +60,9 @@ SPEC = MethodSpec(
     name="pine_pruning",
     nav_title="PINE pruning",
     title="PINE: prune a tree ensemble without changing any in-distribution prediction",
-    paper=Paper(title="PINE: faithful in-distribution pruning of tree ensembles", authors="ICML 2026 authors"),
+    paper=Paper(title='PINE: Pruning Boosted Tree Ensembles with Conformal In-Distribution Prediction Equivalence',
+                authors='Haruki Yajima, Yusuke Matsui',
+                url='https://arxiv.org/abs/2605.28068'),
     summary=(
         "A random forest is pruned to few weighted trees whose vote equals the full forest's on a conformal "
         "in-distribution region (a Chow-Liu density above a calibrated threshold), found by a HiGHS program and an "

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 __all__ = ["Params"]
@@ -16,7 +18,7 @@ class Params(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    model_sizes: list[int] = Field(
+    model_sizes: list[Annotated[int, Field(ge=2, le=1024)]] = Field(
         default_factory=_default_sizes,
         min_length=2,
         max_length=10,

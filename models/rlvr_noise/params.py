@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 __all__ = ["Params"]
@@ -16,7 +18,7 @@ class Params(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    j_values: list[float] = Field(
+    j_values: list[Annotated[float, Field(ge=-1, le=1)]] = Field(
         default_factory=_default_j_values,
         min_length=1,
         max_length=12,

@@ -70,7 +70,9 @@ SPEC = MethodSpec(
     name="robust_satisficing",
     nav_title="Robust satisficing (IRS)",
     title="Iterative robust satisficing: reach a target loss while minimising fragility",
-    paper=Paper(title="Iterative Robust Satisficing (IRS)", authors="ICML 2026 authors"),
+    paper=Paper(title='Iterative Robust Satisficing: Minimizing Performance Degradation Under Distribution Shift',
+                authors='Authors as listed at the link',
+                url='https://icml.cc/virtual/2026/poster/64578'),
     summary=(
         "Attain a target training loss tau while making the model as little fragile as possible to distribution "
         "shift: with a KL ambiguity set the constraint is a tilted loss, and IRS alternates a 1-D update of the "

@@ -66,10 +66,9 @@ SPEC = MethodSpec(
     name="skill_moe",
     nav_title="Skill-MoE",
     title="Skill-MoE: route each query to the experts of its skill",
-    paper=Paper(
-        title="Skill-MoE: symbolic skill-based instance-level expert selection",
-        authors="ICML 2026 authors (not listed in PAPERS.md)",
-    ),
+    paper=Paper(title='Skill-Based Mixture-of-Experts: Adaptive Routing for Heterogeneous Reasoning via Inferred Skills',
+                authors='Authors as listed at the link',
+                url='https://arxiv.org/abs/2503.05641'),
     summary=(
         "Sixteen small expert models, each trained on a different mix of skills, answer a skill-mixed "
         "reasoning suite: each query goes to the experts best at its inferred skill (instance-level), "

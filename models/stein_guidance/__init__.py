@@ -78,7 +78,9 @@ SPEC = MethodSpec(
     name="stein_guidance",
     nav_title="Stein guidance",
     title="Stein Diffusion Guidance: training-free guidance that stays on the data manifold",
-    paper=Paper(title="Stein Diffusion Guidance (SDG)", authors="ICML 2026 authors"),
+    paper=Paper(title='Stein Diffusion Guidance: Training-Free Posterior Correction for Sampling Beyond High-Density Regions',
+                authors='Van Khoa Nguyen, Lionel Blondé, Alexandros Kalousis',
+                url='https://arxiv.org/abs/2507.05482'),
     summary=(
         "Guide a diffusion sampler towards a reward whose target lies in a low-density region. DPS "
         "follows the gradient of the reward at Tweedie's estimate; Stein Diffusion Guidance first corrects "

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -32,7 +32,7 @@ class Params(BaseModel):
     )
     particles: int = Field(default=200, ge=16, le=1024, description="Particles per guidance scale.")
     steps: int = Field(default=60, ge=10, le=500, description="Euler-Maruyama steps of the reverse diffusion.")
-    guidance_scales: list[float] = Field(
+    guidance_scales: list[Annotated[float, Field(ge=0, le=500)]] = Field(
         default_factory=_default_scales, min_length=2, max_length=10,
         description="Guidance scales lambda (the reward is lambda r(x), r(x) = -|x_12 - c|^2 / 2), each 0 to 500.",
     )
