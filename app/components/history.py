@@ -12,8 +12,6 @@ from app import client
 
 __all__ = ["history_panel", "picked_id", "verdict_of"]
 
-_STATUS = {"failed": "Failed", "cancelled": "Cancelled", "timed_out": "Timed out", "running": "Running",
-           "queued": "Queued"}
 _TONE_ICON = {"success": "🟢", "error": "🔴", "warning": "🟠", "info": "🔵"}
 _ALL = "(all verdicts)"
 

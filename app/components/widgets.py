@@ -62,12 +62,16 @@ def param_key(method: str, field: str) -> str:
 
 
 def field_schema(method: str, field: str) -> dict[str, Any]:
-    """The JSON schema of one parameter, with `$ref` and `Optional[...]` resolved."""
+    """The JSON schema of one parameter, with `$ref` and `Optional[...]` resolved; a dotted path
+    (`"distribution.eta"`) names a field of a nested parameter model."""
     schema = method_info(method)["params_schema"]
-    prop = dict(schema.get("properties", {}).get(field) or {})
-    if not prop:
-        raise KeyError(f"{method} has no parameter {field!r}")
-    return _resolve(prop, schema)
+    prop: dict[str, Any] = schema
+    for part in field.split("."):
+        child = dict(prop.get("properties", {}).get(part) or {})
+        if not child:
+            raise KeyError(f"{method} has no parameter {field!r}")
+        prop = _resolve(child, schema)
+    return prop
 
 
 def _resolve(prop: dict[str, Any], root: dict[str, Any]) -> dict[str, Any]:
@@ -219,17 +223,17 @@ def param_widget(
         try:
             return _parse_numbers(raw, (prop.get("items") or {}).get("type") == "integer", text)
         except KitInputError as exc:
-            _report(str(exc))
+            report_input_error(str(exc))
             return raw
     if kind == "lines":
         raw = st.text_area(text, key=key, help=(help_text or "") + " (one per line)", disabled=disabled,
-                           height=max(68, 28 * min(6, raw_lines(key) + 1)))
+                           height=max(68, 28 * min(6, _line_count(key) + 1)))
         return [line.strip() for line in raw.splitlines() if line.strip()]
     raw_text = st.text_input(text, key=key, help=help_text, max_chars=prop.get("maxLength"), disabled=disabled)
     return None if (prop.get("nullable") and not raw_text.strip()) else raw_text
 
 
-def raw_lines(key: str) -> int:
+def _line_count(key: str) -> int:
     value = st.session_state.get(key)
     return len(str(value).splitlines()) if value else 1
 
@@ -239,8 +243,6 @@ def report_input_error(message: str) -> None:
     st.error(message, icon="⚠️")
     st.session_state.setdefault(_ERRORS, []).append(message)
 
-
-_report = report_input_error
 
 
 def pending_input_errors() -> list[str]:

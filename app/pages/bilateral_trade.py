@@ -25,9 +25,7 @@ HORIZONS = [2**k for k in range(10, 21)]
 
 def _sub_schema(group: str) -> dict[str, dict[str, Any]]:
     """The properties of a nested parameter model (DistributionParams, AdvancedSettings)."""
-    schema = kit.method_info(NAME)["params_schema"]
-    ref = schema["properties"][group].get("$ref", "").split("/")[-1]
-    return schema.get("$defs", {}).get(ref, {}).get("properties", {})
+    return dict(kit.field_schema(NAME, group).get("properties", {}))
 
 
 def _key(group: str, field: str) -> str:
@@ -52,18 +50,8 @@ def _load(params: dict[str, Any]) -> None:
 
 def _nested(group: str, field: str, **kwargs: Any) -> Any:
     """A slider for one nested numeric parameter, label and help from its schema."""
-    prop = _sub_schema(group)[field]
-    key = _key(group, field)
-    st.session_state.setdefault(key, prop.get("default"))
-    integer = prop.get("type") == "integer"
-    cast = int if integer else float
-    return st.slider(kwargs.pop("label", field.replace("_", " ").capitalize()), cast(prop["minimum"]),
-                     cast(prop["maximum"]), key=key, help=prop.get("description"), **kwargs)
-
-
-def _input_error(message: str) -> None:
-    """Report a control's bad value next to it; the kit then refuses to submit."""
-    kit.report_input_error(message)
+    kwargs.setdefault("label", field.replace("_", " ").capitalize())
+    return kit.param_widget(NAME, f"{group}.{field}", widget="slider", **kwargs)
 
 
 def _rectangles() -> list[dict[str, Any]]:
@@ -77,17 +65,17 @@ def _rectangles() -> list[dict[str, Any]]:
     for number, row in enumerate(frame.itertuples(index=False), start=1):
         empty = [c for c, v in zip(RECTANGLE_COLUMNS, row, strict=True) if v is None or pd.isna(v)]
         if empty:
-            _input_error(f"Rectangles, row {number}: empty cell {', '.join(empty)}: fill it or delete the row")
+            kit.report_input_error(f"Rectangles, row {number}: empty cell {', '.join(empty)}: fill it or delete the row")
             continue
         v = dict(zip(RECTANGLE_COLUMNS, map(float, row), strict=True))
         problems = [f"{c} = {v[c]:g} is outside [0, 1]" for c in RECTANGLE_COLUMNS[:4] if not 0 <= v[c] <= 1]
         problems += [f"{x}_lo must not exceed {x}_hi" for x in "sb" if v[f"{x}_lo"] > v[f"{x}_hi"]]
         problems += ["the mass must be at least 0"] if v["mass"] < 0 else []
         for problem in problems:
-            _input_error(f"Rectangles, row {number}: {problem}")
+            kit.report_input_error(f"Rectangles, row {number}: {problem}")
         rows.append({"s": [v["s_lo"], v["s_hi"]], "b": [v["b_lo"], v["b_hi"]], "mass": v["mass"]})
     if len(rows) > 12:
-        _input_error(f"Rectangles: {len(rows)} rows, at most 12")
+        kit.report_input_error(f"Rectangles: {len(rows)} rows, at most 12")
     return rows
 
 
@@ -118,7 +106,7 @@ def _learner_choice() -> list[str]:
             st.checkbox(info["label"], key=_key("learner", name), help=f"`{name}`")
     chosen = [name for name in learners if st.session_state[_key("learner", name)]]
     if not chosen:
-        _input_error("Learners: choose at least one")
+        kit.report_input_error("Learners: choose at least one")
     return chosen
 
 

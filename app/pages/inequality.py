@@ -33,10 +33,6 @@ def _load(params: dict[str, Any]) -> None:
     st.session_state[CERTIFICATE_KEY] = json.dumps(certificate, indent=1) if certificate else ""
 
 
-def _input_error(message: str) -> None:
-    report_input_error(message)
-
-
 def _variables(problem: str, hypotheses: list[str]) -> list[str]:
     """The names typed so far, only to phrase the domain sentence (the server parses for real)."""
     names = {m for text in [problem, *hypotheses] for m in _NAME_PATTERN.findall(text)}
@@ -65,10 +61,10 @@ def _certificate_box() -> dict[str, Any] | None:
     try:
         value = json.loads(text)
     except json.JSONDecodeError as exc:
-        _input_error(f"Certificate: not valid JSON (line {exc.lineno}, column {exc.colno})")
+        report_input_error(f"Certificate: not valid JSON (line {exc.lineno}, column {exc.colno})")
         return None
     if not isinstance(value, dict):
-        _input_error("Certificate: expected a JSON object")
+        report_input_error("Certificate: expected a JSON object")
         return None
     return value
 
@@ -127,7 +123,7 @@ def _pipeline(result: dict[str, Any]) -> None:
     if not stages:
         return
     st.subheader("Pipeline")
-    table([{"step": s["name"], "": "✅" if s["status"] in GOOD else ("➖" if s["status"] in NEUTRAL else "❌"),
+    table([{"step": s["name"], "": mark(None if s["status"] in NEUTRAL else s["status"] in GOOD),
             "outcome": s["status"], "time (s)": round(float(s["seconds"]), 3), "detail": s.get("detail", "")}
            for s in stages])
     if result.get("llm") and result["llm"] != "not requested":

@@ -17,6 +17,7 @@ from app.components import (
     mark,
     method_page,
     param_widget,
+    report_input_error,
     resource,
     show_figures,
     show_metrics,
@@ -157,8 +158,7 @@ def _json_editor() -> dict[str, Any] | None:
         try:
             scene = json.loads(text)
         except json.JSONDecodeError as exc:
-            st.error(f"The scene is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}.")
-            st.session_state.setdefault("_kit_errors", []).append("scene JSON does not parse")
+            report_input_error(f"The scene is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}.")
             return None
         return scene if isinstance(scene, dict) else None
 
