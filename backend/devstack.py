@@ -63,35 +63,50 @@ class Stack:
     logs: Path
 
 
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    process.terminate()
+    try:
+        process.wait(10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(5)
+
+
+@contextmanager
+def running_backend(data_dir: Path, env: Mapping[str, str] | None = None, name: str = "backend",
+                    root: Path = ROOT) -> Iterator[str]:
+    """`python -m backend.serve` of the tree at `root` on a free loopback port (log in `data_dir/NAME.log`);
+    yields its URL."""
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    full_env = dict(os.environ, DATA_DIR=str(data_dir), OMP_NUM_THREADS="1", **(env or {}))
+    with open(data_dir / f"{name}.log", "wb") as log:
+        process = subprocess.Popen([sys.executable, "-m", "backend.serve", "--host", "127.0.0.1", "--port", str(port),
+                                    "--log-level", "warning"], cwd=root, env=full_env, stdout=log, stderr=log)
+        try:
+            wait_http(url + "/healthz", process)
+            yield url
+        finally:
+            _stop(process)
+
+
 @contextmanager
 def running_stack(data_dir: Path, env: Mapping[str, str] | None = None) -> Iterator[Stack]:
     """The backend (embedded executor) and `streamlit run app/main.py` on free ports, logs in `data_dir`."""
-    backend_port, frontend_port = free_port(), free_port()
-    backend_url = f"http://127.0.0.1:{backend_port}"
-    full_env = dict(os.environ, DATA_DIR=str(data_dir), BACKEND_URL=backend_url, OMP_NUM_THREADS="1", **(env or {}))
-    logs: list[Any] = [open(data_dir / "backend.log", "wb"), open(data_dir / "frontend.log", "wb")]
-    processes = [
-        subprocess.Popen([sys.executable, "-m", "backend.serve", "--host", "127.0.0.1", "--port", str(backend_port),
-                          "--log-level", "warning"], cwd=ROOT, env=full_env, stdout=logs[0], stderr=logs[0]),
-        subprocess.Popen([sys.executable, "-m", "streamlit", "run", "app/main.py", "--server.port", str(frontend_port),
-                          "--server.address", "127.0.0.1", "--server.headless", "true",
-                          "--browser.gatherUsageStats", "false"], cwd=ROOT, env=full_env, stdout=logs[1],
-                         stderr=logs[1]),
-    ]
-    try:
-        wait_http(backend_url + "/healthz", processes[0])
-        wait_http(f"http://127.0.0.1:{frontend_port}/_stcore/health", processes[1])
-        yield Stack(backend=backend_url, frontend=f"http://127.0.0.1:{frontend_port}", logs=data_dir)
-    finally:
-        for process in reversed(processes):
-            process.terminate()
+    frontend_port = free_port()
+    with running_backend(data_dir, env) as backend_url:
+        full_env = dict(os.environ, DATA_DIR=str(data_dir), BACKEND_URL=backend_url, OMP_NUM_THREADS="1",
+                        **(env or {}))
+        with open(data_dir / "frontend.log", "wb") as log:
+            frontend = subprocess.Popen(
+                [sys.executable, "-m", "streamlit", "run", "app/main.py", "--server.port", str(frontend_port),
+                 "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false"],
+                cwd=ROOT, env=full_env, stdout=log, stderr=log)
             try:
-                process.wait(10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(5)
-        for log in logs:
-            log.close()
+                wait_http(f"http://127.0.0.1:{frontend_port}/_stcore/health", frontend)
+                yield Stack(backend=backend_url, frontend=f"http://127.0.0.1:{frontend_port}", logs=data_dir)
+            finally:
+                _stop(frontend)
 
 
 def wait_for_app(page: Any, timeout_ms: int = 120_000) -> None:

@@ -53,15 +53,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         registry = discover(settings.extra_method_modules())
         preload = [method.module for method in registry.ordered()] if settings.preload_methods else []
         app.state.torch_device = torch_device()
-        # Recovery (expired leases only), the executor named by EXECUTOR, and the lease heartbeat.
-        jobs = start_jobs(settings, sessions, preload, gpu_available=app.state.torch_device == "cuda")
+        # Recovery (expired leases only), the executor named by EXECUTOR, the dispatcher and the lease heartbeat.
+        jobs = start_jobs(settings, sessions, registry, preload, gpu_available=app.state.torch_device == "cuda")
         executor = jobs.executor
         app.state.settings = settings
         app.state.sessions = sessions
         app.state.registry = registry
         app.state.executor = executor
         app.state.instance_id = jobs.instance_id
-        app.state.service = JobService(registry, executor, sessions)
+        app.state.service = JobService(registry, executor, sessions, wake=jobs.dispatcher.wake)
         try:
             yield
         finally:

@@ -41,6 +41,9 @@ class Settings(BaseSettings):
                                       description="Optional RLIMIT_AS backstop for CPU jobs (0 = off; never for GPU jobs).")
     job_lease_s: float = Field(30.0, ge=1, le=3600,
                                description="A job whose server stopped renewing its heartbeat this long ends as interrupted.")
+    dispatch_poll_s: float = Field(0.5, ge=0.05, le=60,
+                                   description="How often a server looks for queued jobs that other servers on the same "
+                                               "database accepted (its own submissions wake it at once).")
     db_retry_s: float = Field(60.0, ge=0, le=3600,
                               description="How long a job's final write retries on a locked or unreachable database.")
     job_threads: int = Field(1, ge=1, le=256, description="CPU threads (BLAS, OpenMP, torch) one job may use.")

@@ -1,10 +1,13 @@
 """The jobs repository: the job state machine, one named method per transition.
 
-    queued --mark_running--> running
+    queued (unclaimed) --claim--> queued (leased by one server) --mark_running--> running
+    queued (leased) --release--> queued (unclaimed)           (a server stops before starting it)
     queued | running --finish--> succeeded | failed | cancelled | timed_out   (terminal, final)
 
-Every transition is one guarded `UPDATE ... WHERE status IN (...)`, so a late or repeated
-transition (a cancel racing a finish, two servers on one database) changes nothing.
+The queue is the jobs table: any server may claim any queued job (`claim`: `SELECT ... FOR UPDATE
+SKIP LOCKED` on PostgreSQL, so concurrent claimers take different rows without waiting on each
+other). Every transition is one guarded `UPDATE ... WHERE status IN (...)`, so a late or repeated
+transition (a cancel racing a finish, two servers claiming one row) changes nothing.
 """
 
 from __future__ import annotations
@@ -12,15 +15,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import ColumnElement, and_, delete, func, or_, select, true, update
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.functions import coalesce
 
 from db.tables import Artifact, Job, utcnow
 
-__all__ = ["ACTIVE", "INTERRUPTED_MESSAGE", "JobRepository", "JobStatus", "TERMINAL"]
+__all__ = ["ACTIVE", "INTERRUPTED_MESSAGE", "ClaimedJob", "JobRepository", "JobStatus", "TERMINAL"]
 
 INTERRUPTED_MESSAGE = "interrupted by a server restart"
 
@@ -34,6 +37,14 @@ class JobStatus(StrEnum):
     FAILED = "failed"
     CANCELLED = "cancelled"
     TIMED_OUT = "timed_out"
+
+
+class ClaimedJob(NamedTuple):
+    """A queued job one server has claimed: what its executor needs to run it."""
+
+    id: str
+    method: str
+    params: dict[str, Any]
 
 
 TERMINAL = frozenset({JobStatus.SUCCEEDED, JobStatus.FAILED, JobStatus.CANCELLED, JobStatus.TIMED_OUT})
@@ -101,12 +112,50 @@ class JobRepository:
         self.session.flush()
         return job
 
-    def mark_running(self, job_id: str, instance_id: str = "") -> bool:
-        """queued -> running, leased by `instance_id`; False when the job was cancelled before it started."""
+    def claim(self, instance_id: str, methods: Sequence[str], limit: int) -> list[ClaimedJob]:
+        """Lease up to `limit` of the oldest unclaimed queued jobs of `methods` to `instance_id`.
+
+        On PostgreSQL the rows are locked with `FOR UPDATE SKIP LOCKED`: a second server claiming at
+        the same moment skips them and takes the next ones instead of waiting. SQLite has one writer
+        at a time; there the guarded UPDATE alone decides (a row another server took in between
+        updates nothing and is left out)."""
+        if limit <= 0 or not methods:
+            return []
+        waiting = (select(Job.id, Job.method, Job.params)
+                   .where(Job.status == JobStatus.QUEUED.value, Job.lease_owner.is_(None), Job.method.in_(list(methods)))
+                   .order_by(Job.created_at, Job.id).limit(limit).with_for_update(skip_locked=True))
+        claimed = []
         now = utcnow()
+        for job_id, method, params in self.session.execute(waiting).all():
+            done = self.session.execute(
+                update(Job)
+                .where(Job.id == job_id, Job.status == JobStatus.QUEUED.value, Job.lease_owner.is_(None))
+                .values(lease_owner=instance_id, heartbeat_at=now)
+            )
+            if getattr(done, "rowcount", 0):
+                claimed.append(ClaimedJob(job_id, method, dict(params or {})))
+        return claimed
+
+    def release(self, job_ids: Sequence[str], instance_id: str) -> int:
+        """Give claimed jobs that never started back to the queue (a server stopping); returns how many."""
+        if not job_ids:
+            return 0
         done = self.session.execute(
             update(Job)
-            .where(Job.id == job_id, Job.status == JobStatus.QUEUED.value)
+            .where(Job.id.in_(list(job_ids)), Job.status == JobStatus.QUEUED.value, Job.lease_owner == instance_id)
+            .values(lease_owner=None, heartbeat_at=None)
+        )
+        return int(getattr(done, "rowcount", 0) or 0)
+
+    def mark_running(self, job_id: str, instance_id: str = "") -> bool:
+        """queued -> running, leased by `instance_id`; False when the job was cancelled before it started
+        or is claimed by another server."""
+        now = utcnow()
+        mine = Job.lease_owner.is_(None) if not instance_id else or_(Job.lease_owner.is_(None),
+                                                                      Job.lease_owner == instance_id)
+        done = self.session.execute(
+            update(Job)
+            .where(Job.id == job_id, Job.status == JobStatus.QUEUED.value, mine)
             .values(status=JobStatus.RUNNING.value, started_at=now, message="started",
                     lease_owner=instance_id or None, heartbeat_at=now)
         )
@@ -197,15 +246,24 @@ class JobRepository:
         return job.status
 
     def recover_interrupted(self, lease_expired_before: datetime | None = None) -> int:
-        """Mark queued or running jobs as failed ("interrupted by a server restart"); returns how many.
+        """Mark running jobs whose server is gone as failed ("interrupted by a server restart") and give
+        claimed-but-unstarted jobs of a gone server back to the queue; returns how many were marked.
 
-        With `lease_expired_before`, only jobs whose last heartbeat (or, never leased, creation) is
-        older: the jobs of a live server on the same database are left alone."""
-        query = update(Job).where(Job.status.in_(_ACTIVE))
-        if lease_expired_before is not None:
-            query = query.where(coalesce(Job.heartbeat_at, Job.created_at) < lease_expired_before)
-        done = self.session.execute(query.values(status=JobStatus.FAILED.value, error=INTERRUPTED_MESSAGE,
-                                                 message=INTERRUPTED_MESSAGE, finished_at=utcnow()))
+        With `lease_expired_before`, only jobs whose last heartbeat is older than it: the jobs of a
+        live server on the same database are left alone. Without it (one server, at its start),
+        every running job. Unclaimed queued jobs are never touched: they wait for any server."""
+        expired: ColumnElement[bool] = true() if lease_expired_before is None else Job.heartbeat_at < lease_expired_before
+        self.session.execute(
+            update(Job)
+            .where(Job.status == JobStatus.QUEUED.value, Job.lease_owner.is_not(None), expired)
+            .values(lease_owner=None, heartbeat_at=None)
+        )
+        lost = and_(Job.status == JobStatus.RUNNING.value,
+                    true() if lease_expired_before is None
+                    else coalesce(Job.heartbeat_at, Job.created_at) < lease_expired_before)
+        done = self.session.execute(update(Job).where(lost).values(
+            status=JobStatus.FAILED.value, error=INTERRUPTED_MESSAGE, message=INTERRUPTED_MESSAGE,
+            finished_at=utcnow()))
         return int(getattr(done, "rowcount", 0) or 0)
 
     def delete_finished_before(self, cutoff: datetime) -> int:

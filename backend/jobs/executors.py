@@ -1,7 +1,9 @@
 """Executors: embedded (a process per job on this machine), Ray (a task per job on a cluster), inline (tests).
 
-An executor takes a stored job (`submit`), stops one (`cancel`), says which jobs it holds (`held`,
-for the lease heartbeat) and stops everything (`shutdown`, which ends running jobs as interrupted).
+An executor runs a job this server claimed (`submit`, called by the dispatcher only while `held()`
+is shorter than `workers`), stops one (`cancel`), says which jobs it holds (`held`, for the lease
+heartbeat and the dispatcher's count of free workers) and stops everything (`shutdown`, which ends
+running jobs as interrupted and gives claimed, unstarted ones back to the queue).
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol
 
@@ -29,9 +32,11 @@ PROCESS_START_TIMEOUT_S = 120.0  # a spawned job process imports torch & co. on 
 
 
 class Executor(Protocol):
-    """Runs jobs: `submit` hands one over, `cancel` asks it to stop, `shutdown` stops everything."""
+    """Runs jobs: `submit` hands one over, `cancel` asks it to stop, `shutdown` stops everything;
+    `on_free` (set by the dispatcher) is called whenever a job leaves the executor."""
 
     name: str
+    on_free: Callable[[], None]
 
     @property
     def workers(self) -> int: ...
@@ -79,6 +84,7 @@ class EmbeddedExecutor:
                                       settings.progress_interval_s, self._closing)
         self._watches: dict[str, JobWatch] = {}
         self._lock = threading.Lock()
+        self.on_free: Callable[[], None] = lambda: None
 
     @property
     def workers(self) -> int:
@@ -107,14 +113,15 @@ class EmbeddedExecutor:
             watch.request_cancel()
 
     def shutdown(self) -> None:
-        """Running jobs end as interrupted (their supervisors see `closing`); queued ones too."""
+        """Running jobs end as interrupted (their supervisors see `closing`); claimed jobs that never
+        started go back to the database queue, for the next server (or this one after a restart)."""
         self._closing.set()
         self._threads.shutdown(wait=True, cancel_futures=True)
         with self._lock:
             left = list(self._watches)
             self._watches.clear()
-        for job_id in left:  # queued jobs whose thread never started
-            self.store.finish(job_id, Outcome.interrupted("interrupted by a server shutdown"), retry_s=2.0)
+        if left:  # claimed jobs whose thread never started
+            self.store.release(left)
         self._pool.close()
 
     def _run(self, job_id: str, module: str, params: dict[str, Any]) -> None:
@@ -130,6 +137,7 @@ class EmbeddedExecutor:
                 watch = self._watches.pop(job_id, None)
             if watch is not None and watch.process is not None:
                 watch.process.stop(1.0)
+            self.on_free()
 
     def _supervise(self, job_id: str, module: str, params: dict[str, Any]) -> Outcome:
         requirements = load_spec(module).requirements
@@ -157,6 +165,7 @@ class InlineExecutor:
         self.settings = settings
         self._cancelled: set[str] = set()
         self._running: set[str] = set()  # heartbeated like any executor's jobs
+        self.on_free: Callable[[], None] = lambda: None  # the synchronous dispatcher loops by itself
 
     @property
     def workers(self) -> int:

@@ -15,6 +15,7 @@ import logging
 import socket
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -88,6 +89,7 @@ class RayExecutor:
         self._task = ray.remote(run_job_task)
         self._jobs: dict[str, _RayJob] = {}
         self._finishing: set[str] = set()
+        self.on_free: Callable[[], None] = lambda: None
         self._lock = threading.Lock()
         self._closing = threading.Event()
         self._finisher = ThreadPoolExecutor(max_workers=2, thread_name_prefix="ray-finish")
@@ -252,14 +254,29 @@ class RayExecutor:
         finally:
             with self._lock:
                 self._finishing.discard(job_id)
+            self.on_free()
             try:
                 self._board.forget.remote(job_id)
             except Exception:  # noqa: BLE001
                 pass
 
     def _interrupt_all(self) -> None:
+        """Started tasks end as interrupted; tasks still waiting for a Ray worker are cancelled and
+        their jobs go back to the database queue."""
         with self._lock:
             jobs = dict(self._jobs)
+        waiting = []
         for job_id, job in jobs.items():
-            self._end(job_id, job, Outcome.interrupted("interrupted by a server shutdown"), kill=True)
+            if job.started:
+                self._end(job_id, job, Outcome.interrupted("interrupted by a server shutdown"), kill=True)
+                continue
+            try:
+                self._ray.cancel(job.ref, force=True)
+            except Exception:  # noqa: BLE001 - already finished or gone
+                pass
+            with self._lock:
+                self._jobs.pop(job_id, None)
+            waiting.append(job_id)
+        if waiting:
+            self.store.release(waiting)
 

@@ -1,4 +1,4 @@
-"""The job service: validates a request, stores the job, hands it to the executor."""
+"""The job service: validates a request, stores the job (queued in the database) and wakes the dispatcher."""
 
 from __future__ import annotations
 
@@ -65,10 +65,12 @@ def _summary(spec: MethodSpec, model: BaseModel) -> str:
 class JobService:
     """Create, cancel and look up jobs."""
 
-    def __init__(self, registry: Registry, executor: Executor, sessions: sessionmaker[Session]) -> None:
+    def __init__(self, registry: Registry, executor: Executor, sessions: sessionmaker[Session],
+                 wake: Callable[[], None]) -> None:
         self.registry = registry
         self.executor = executor
         self.sessions = sessions
+        self.wake = wake
 
     def validate(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
         """Return the params with defaults filled in, or raise UnknownMethod / InvalidParams."""
@@ -94,19 +96,20 @@ class JobService:
 
     def submit(self, method: str, params: dict[str, Any], owner: str = "",
                admit: Callable[[Session], None] | None = None) -> str:
-        """Validate, store and hand the job to the executor; `admit(session)` (quotas) may refuse it
-        inside the same transaction that stores it."""
+        """Validate and store the job (queued), then wake this server's dispatcher, which hands it to an
+        executor with a free worker (this server's, or another's on the same database); `admit(session)`
+        (quotas) may refuse it inside the same transaction that stores it."""
         clean, summary = self._validated(method, params)
         with self.sessions.begin() as session:
             if admit is not None:
                 admit(session)
             job_id = JobRepository(session).create(method, clean, owner, summary=summary).id
-        registered = self.registry.get(method)
-        assert registered is not None
-        self.executor.submit(job_id, registered.module, clean)
+        self.wake()
         return job_id
 
     def cancel(self, job_id: str) -> str | None:
+        """Flag the job; the executor holding it stops it (here at once, on another server at its next
+        look at the flag)."""
         with self.sessions.begin() as session:
             status = JobRepository(session).request_cancel(job_id)
         if status is not None:

@@ -13,7 +13,7 @@ from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from backend.jobs.outcome import Outcome
-from db.jobs import JobRepository, JobStatus
+from db.jobs import ClaimedJob, JobRepository, JobStatus
 from db.tables import utcnow
 
 __all__ = ["JobStore"]
@@ -44,6 +44,19 @@ class JobStore:
                 log.warning("%s: the database is busy; retrying in %.2f s", what, pause)
                 time.sleep(pause)
                 pause = min(pause * 2, 1.0)
+
+    def claim(self, methods: list[str], limit: int) -> list[ClaimedJob]:
+        """Lease up to `limit` of the oldest unclaimed queued jobs to this instance (one try: the
+        dispatcher simply looks again on its next pass when the database is busy)."""
+        try:
+            return self._retry("claim", lambda repo: repo.claim(self.instance_id, methods, limit), 0.0)
+        except OperationalError:
+            log.warning("claiming queued jobs failed (database busy); trying again on the next pass")
+            return []
+
+    def release(self, job_ids: list[str]) -> int:
+        """Give this instance's claimed jobs that never started back to the queue."""
+        return self._retry("release", lambda repo: repo.release(job_ids, self.instance_id), self.retry_s)
 
     def start(self, job_id: str) -> bool:
         """queued -> running, leased by this instance; False when it was cancelled meanwhile."""

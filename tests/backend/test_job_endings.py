@@ -78,18 +78,22 @@ def test_a_gpu_method_is_refused_where_torch_sees_no_gpu(api: TestClient) -> Non
     assert "EXECUTOR=ray" in job["error"]
 
 
-def test_shutdown_marks_running_and_queued_jobs_interrupted(tmp_path: Path) -> None:
+def test_shutdown_interrupts_the_running_job_and_leaves_the_queued_one_for_the_next_server(tmp_path: Path) -> None:
     settings = job_settings(tmp_path, max_workers=1)
     with TestClient(create_app(settings)) as api:
         running = submit(api, behaviour="sleep", steps=1000, step_s=0.05)
-        queued = submit(api, behaviour="sleep", steps=1000, step_s=0.05)
+        queued = submit(api, behaviour="sleep", steps=2)
         wait_for(api, running, {"running"})
+        assert api.get(f"/api/jobs/{queued}").json()["status"] == "queued"
     sessions = make_session_factory(make_engine(settings.resolved_database_url))
     with sessions() as session:
-        for job_id in (running, queued):
-            job = JobRepository(session).get(job_id)
-            assert job is not None and job.status == JobStatus.FAILED
-            assert job.error == "interrupted by a server shutdown", job.error
+        job = JobRepository(session).get(running)
+        assert job is not None and job.status == JobStatus.FAILED
+        assert job.error == "interrupted by a server shutdown", job.error
+        waiting = JobRepository(session).get(queued)
+        assert waiting is not None and waiting.status == JobStatus.QUEUED and waiting.lease_owner is None
+    with TestClient(create_app(settings)) as api:  # the next server runs what was waiting
+        assert wait_for(api, queued, END)["status"] == "succeeded"
 
 
 def test_endings_map_to_the_stored_statuses() -> None:

@@ -77,19 +77,30 @@ def _lease_db(tmp_path: Path) -> JobStore:
 
 
 def test_recovery_marks_only_jobs_whose_lease_expired(tmp_path: Path) -> None:
+    """Running jobs of a gone server fail; its claimed, unstarted jobs go back to the queue; unclaimed
+    queued jobs (however old) and a live server's jobs are left alone."""
     store = _lease_db(tmp_path)
+    stale = utcnow() - timedelta(seconds=31)
     with store._sessions.begin() as session:
         repo = JobRepository(session)
-        ids = {name: repo.create("toy", {}).id for name in ("fresh", "stale", "queued_old", "queued_new")}
+        ids = {name: repo.create("toy", {}).id
+               for name in ("fresh", "stale", "queued_old", "queued_new", "claimed_stale", "claimed_fresh")}
         for name in ("fresh", "stale"):
             repo.mark_running(ids[name], "other-server")
-        session.get(Job, ids["stale"]).heartbeat_at = utcnow() - timedelta(seconds=31)  # type: ignore[union-attr]
-        session.get(Job, ids["queued_old"]).created_at = utcnow() - timedelta(seconds=31)  # type: ignore[union-attr]
-    assert store.reap_expired(lease_s=30) == 2
+        session.get(Job, ids["stale"]).heartbeat_at = stale  # type: ignore[union-attr]
+        session.get(Job, ids["queued_old"]).created_at = stale  # type: ignore[union-attr]
+        for name in ("claimed_stale", "claimed_fresh"):
+            session.get(Job, ids[name]).lease_owner = "other-server"  # type: ignore[union-attr]
+            session.get(Job, ids[name]).heartbeat_at = stale if name == "claimed_stale" else utcnow()  # type: ignore[union-attr]
+    assert store.reap_expired(lease_s=30) == 1
     with store._sessions() as session:
-        status = {name: session.get(Job, job_id).status for name, job_id in ids.items()}  # type: ignore[union-attr]
-        assert session.get(Job, ids["stale"]).error == INTERRUPTED_MESSAGE  # type: ignore[union-attr]
-    assert status == {"fresh": "running", "stale": "failed", "queued_old": "failed", "queued_new": "queued"}
+        jobs = {name: session.get(Job, job_id) for name, job_id in ids.items()}
+        status = {name: job.status for name, job in jobs.items()}  # type: ignore[union-attr]
+        owner = {name: job.lease_owner for name, job in jobs.items()}  # type: ignore[union-attr]
+        assert jobs["stale"].error == INTERRUPTED_MESSAGE  # type: ignore[union-attr]
+    assert status == {"fresh": "running", "stale": "failed", "queued_old": "queued", "queued_new": "queued",
+                      "claimed_stale": "queued", "claimed_fresh": "queued"}
+    assert owner["claimed_stale"] is None and owner["claimed_fresh"] == "other-server"
 
 
 def test_a_heartbeat_keeps_a_held_job_and_a_dropped_job_expires(tmp_path: Path) -> None:

@@ -12,10 +12,13 @@ from pathlib import Path
 
 import httpx
 import pytest
+from sqlalchemy import select
 
-from backend.devstack import ROOT, free_port, wait_http
+from backend.devstack import ROOT, free_port, running_backend, wait_http
 from backend.serve import uvicorn_options
 from backend.settings import Settings
+from db.session import make_engine, make_session_factory
+from db.tables import Identity
 
 
 def test_the_shared_mode_bounds_the_request_head_and_connections() -> None:
@@ -73,3 +76,26 @@ def test_idle_connections_past_the_limit_get_503_not_silence(shared_server: str)
         for sock in idle:
             sock.close()
     assert httpx.get(f"http://{shared_server}/healthz", timeout=10).status_code == 200
+
+
+def test_address_limits_trust_only_the_proxy_and_count_each_forwarded_address(tmp_path: Path) -> None:
+    """Behind the proxy (a trusted peer, 127.0.0.1) each browser address has its own request budget;
+    another peer (127.0.0.2) cannot escape its budget by sending X-Forwarded-For itself."""
+    env = {"ACCESS_MODE": "shared", "RATE_LIMIT_PER_MINUTE": "4", "FORWARDED_ALLOW_IPS": "127.0.0.1",
+           "PRELOAD_METHODS": "false"}
+    with running_backend(tmp_path, env) as url:
+        proxy = httpx.Client(base_url=url, timeout=10)
+        spoofer = httpx.Client(base_url=url, timeout=10,
+                               transport=httpx.HTTPTransport(local_address="127.0.0.2"))
+
+        def codes(client: httpx.Client, forwarded: list[str]) -> list[int]:
+            return [client.get("/api/methods", headers={"X-Forwarded-For": address}).status_code
+                    for address in forwarded]
+
+        assert codes(proxy, ["198.51.100.1"] * 5) == [200] * 4 + [429]
+        assert codes(proxy, ["198.51.100.2"] * 4) == [200] * 4, "one browser's budget was spent by another"
+        assert codes(spoofer, [f"203.0.113.{n}" for n in range(5)]) == [200] * 4 + [429], \
+            "an untrusted peer escaped its budget with X-Forwarded-For"
+        assert proxy.post("/api/sessions", headers={"X-Forwarded-For": "198.51.100.3"}).status_code == 201
+    with make_session_factory(make_engine(Settings(data_dir=tmp_path).resolved_database_url))() as session:
+        assert session.scalars(select(Identity.client_address)).all() == ["198.51.100.3"]
