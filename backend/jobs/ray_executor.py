@@ -235,12 +235,15 @@ class RayExecutor:
         return Outcome.failed(f"the Ray {kind} running the job{where} died before it finished "
                               f"({type(exc).__name__}); run it again, and try smaller settings if it repeats")
 
+    def _kill(self, job: _RayJob) -> None:
+        try:
+            self._ray.cancel(job.ref, force=True)
+        except Exception:  # noqa: BLE001 - already finished or gone
+            pass
+
     def _end(self, job_id: str, job: _RayJob, outcome: Outcome, kill: bool) -> None:
         if kill:
-            try:
-                self._ray.cancel(job.ref, force=True)
-            except Exception:  # noqa: BLE001 - already finished or gone
-                pass
+            self._kill(job)
         with self._lock:
             self._jobs.pop(job_id, None)
             self._finishing.add(job_id)
@@ -270,10 +273,7 @@ class RayExecutor:
             if job.started:
                 self._end(job_id, job, Outcome.interrupted("interrupted by a server shutdown"), kill=True)
                 continue
-            try:
-                self._ray.cancel(job.ref, force=True)
-            except Exception:  # noqa: BLE001 - already finished or gone
-                pass
+            self._kill(job)
             with self._lock:
                 self._jobs.pop(job_id, None)
             waiting.append(job_id)
