@@ -167,7 +167,7 @@ def _learner_table(result: dict[str, Any]) -> None:
             "x fixed price": round(s["final_regret_vs_gbb"] / fixed, 2) if fixed > 0 else None,
             "slope (median)": None if s["regret_slope_vs_gbb"] is None else round(s["regret_slope_vs_gbb"], 3),
             "slope IQR": "—" if iqr is None else f"{iqr[0]:.3f}-{iqr[1]:.3f}",
-            "below fixed price from round": s["crossing_round"],
+            "below fixed price from round": "not by T" if s["crossing_round"] is None else str(s["crossing_round"]),
             "wins from T (fit / 3/4 rate)": " / ".join(
                 "—" if s[k] is None else f"{s[k]:.2g}" for k in ("win_horizon", "win_horizon_at_rate")),
             "GBB kept": kit.mark(s["min_cumulative_profit"] >= 0),
