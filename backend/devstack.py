@@ -72,6 +72,10 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
         process.wait(5)
 
 
+def _environment(data_dir: Path, env: Mapping[str, str] | None, **extra: str) -> dict[str, str]:
+    return {**os.environ, "DATA_DIR": str(data_dir), "OMP_NUM_THREADS": "1", **extra, **(env or {})}
+
+
 @contextmanager
 def running_backend(data_dir: Path, env: Mapping[str, str] | None = None, name: str = "backend",
                     root: Path = ROOT) -> Iterator[str]:
@@ -79,7 +83,7 @@ def running_backend(data_dir: Path, env: Mapping[str, str] | None = None, name: 
     yields its URL."""
     port = free_port()
     url = f"http://127.0.0.1:{port}"
-    full_env = dict(os.environ, DATA_DIR=str(data_dir), OMP_NUM_THREADS="1", **(env or {}))
+    full_env = _environment(data_dir, env)
     with open(data_dir / f"{name}.log", "wb") as log:
         process = subprocess.Popen([sys.executable, "-m", "backend.serve", "--host", "127.0.0.1", "--port", str(port),
                                     "--log-level", "warning"], cwd=root, env=full_env, stdout=log, stderr=log)
@@ -95,8 +99,7 @@ def running_stack(data_dir: Path, env: Mapping[str, str] | None = None) -> Itera
     """The backend (embedded executor) and `streamlit run app/main.py` on free ports, logs in `data_dir`."""
     frontend_port = free_port()
     with running_backend(data_dir, env) as backend_url:
-        full_env = dict(os.environ, DATA_DIR=str(data_dir), BACKEND_URL=backend_url, OMP_NUM_THREADS="1",
-                        **(env or {}))
+        full_env = _environment(data_dir, env, BACKEND_URL=backend_url)
         with open(data_dir / "frontend.log", "wb") as log:
             frontend = subprocess.Popen(
                 [sys.executable, "-m", "streamlit", "run", "app/main.py", "--server.port", str(frontend_port),

@@ -35,6 +35,14 @@ def page_file(name: str) -> str:
 STORE: dict[str, str] = {"url": ""}
 
 
+def skip_or_fail(reason: str, required_by: str) -> None:
+    """Skip a test whose real component is missing here, or fail it where the environment variable
+    `required_by` is set (`.ci/run` sets REQUIRE_POSTGRES, REQUIRE_NGINX and REQUIRE_BROWSER_TESTS)."""
+    if os.environ.get(required_by):
+        pytest.fail(f"{reason} (and {required_by} is set)")
+    pytest.skip(reason)
+
+
 def make_settings(data_dir: Path, **overrides: Any) -> Settings:
     values: dict[str, Any] = {"database_url": STORE["url"],"data_dir": data_dir, "extra_methods": TOY, "max_workers": 2, "job_timeout_s": 60,
                               "job_memory_mb": 1024, "warm_workers": 1, "preload_methods": False,

@@ -244,7 +244,6 @@ def report_input_error(message: str) -> None:
     st.session_state.setdefault(_ERRORS, []).append(message)
 
 
-
 def pending_input_errors() -> list[str]:
     """Messages of controls whose values could not be parsed in this run (cleared by `method_page`)."""
     return list(st.session_state.get(_ERRORS, []))

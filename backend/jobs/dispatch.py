@@ -30,7 +30,7 @@ class Dispatcher:
                  threaded: bool = True) -> None:
         self.store = store
         self.executor = executor
-        self.registry = registry
+        self._modules = {method.spec.name: method.module for method in registry.ordered()}  # what it may claim
         self.poll_s = poll_s
         self._wake = threading.Event()
         self._stop = threading.Event()
@@ -65,13 +65,10 @@ class Dispatcher:
                 free = self.executor.workers - len(self.executor.held())
                 if free <= 0:
                     break
-                claimed = self.store.claim(self.registry.names(), free)
+                claimed = self.store.claim(list(self._modules), free)
                 for job in claimed:
-                    registered = self.registry.get(job.method)
-                    if registered is None:  # claimable methods are the registry's names
-                        continue
-                    self.executor.submit(job.id, registered.module, job.params)
-                    handed += 1
+                    self.executor.submit(job.id, self._modules[job.method], job.params)
+                handed += len(claimed)
                 if len(claimed) < free:
                     break
         return handed

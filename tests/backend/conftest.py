@@ -17,7 +17,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from backend.settings import Settings
-from tests.conftest import STORE, free_port, make_settings
+from tests.conftest import STORE, free_port, make_settings, skip_or_fail
 from tests.postgres import PostgresCluster, pg_bin, postgres_cluster
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -58,9 +58,7 @@ def store(request: pytest.FixtureRequest) -> Iterator[str]:
     cluster = request.getfixturevalue("pg_cluster")
     if cluster is None:
         reason = "PostgreSQL is not installed here (apt-get install postgresql); .ci/run installs it"
-        if os.environ.get("REQUIRE_POSTGRES"):
-            pytest.fail(reason)
-        pytest.skip(reason)
+        skip_or_fail(reason, "REQUIRE_POSTGRES")
     STORE["url"] = cluster.create_database()
     try:
         yield kind

@@ -8,7 +8,6 @@ oversized body or request head before the model server sees it.
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 from collections.abc import Iterator
@@ -18,17 +17,16 @@ import httpx
 import pytest
 
 from backend.devstack import ROOT, free_port, running_backend, wait_http
+from tests.conftest import skip_or_fail
 
 CONF = ROOT / "docker" / "nginx.conf"
 
 
 def _nginx() -> str:
-    found = shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx",) if Path(p).exists()), None)
+    found = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
     if found is None:
-        reason = "nginx is not installed here (apt-get install nginx-light); .ci/run installs it"
-        if os.environ.get("REQUIRE_NGINX"):
-            pytest.fail(reason)
-        pytest.skip(reason)
+        skip_or_fail("nginx is not installed here (apt-get install nginx-light); .ci/run installs it", "REQUIRE_NGINX")
+    assert found is not None
     return found
 
 

@@ -2,20 +2,14 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 
 import pytest
 
 from backend.devstack import BROWSER_FLAGS, chromium_path, running_stack, wait_for_app
+from tests.conftest import skip_or_fail
 
 __all__ = ["wait_for_app"]
-
-
-def _skip_or_fail(reason: str) -> None:
-    if os.environ.get("REQUIRE_BROWSER_TESTS"):
-        pytest.fail(f"browser tests are required here but {reason}")
-    pytest.skip(reason)
 
 
 @pytest.fixture(scope="session")
@@ -29,11 +23,11 @@ def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]
 def browser() -> Iterator[object]:
     path = chromium_path()
     if path is None:
-        _skip_or_fail("Chromium was not found (set CHROMIUM or install Debian's chromium)")
+        skip_or_fail("Chromium was not found (set CHROMIUM or install Debian's chromium)", "REQUIRE_BROWSER_TESTS")
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
-        _skip_or_fail("the playwright package is not installed")
+        skip_or_fail("the playwright package is not installed", "REQUIRE_BROWSER_TESTS")
     with sync_playwright() as playwright:
         instance = playwright.chromium.launch(executable_path=path, args=BROWSER_FLAGS)
         yield instance

@@ -36,8 +36,7 @@ def test_each_browser_address_reaches_the_model_server(browser: Any, shared_stac
         context = browser.new_context(extra_http_headers={"X-Forwarded-For": address})
         page = context.new_page()
         page.goto(frontend)
-        wait_for_app(page)
-        page.wait_for_timeout(500)
+        wait_for_app(page)  # the first script run opens the session
         context.close()
     sessions = make_session_factory(make_engine(Settings(data_dir=data_dir).resolved_database_url))
     with sessions() as session:
