@@ -12,7 +12,7 @@ from typing import Any, NoReturn
 
 from pydantic import ValidationError
 
-from backend.jobs.limits import tree_rss_mb
+from backend.jobs.limits import limit_threads, tree_rss_mb
 from backend.jobs.run import is_out_of_memory, out_of_memory_message, run_method
 from backend.jobs.service import describe_validation_error
 from backend.registry import Registry, discover
@@ -58,6 +58,7 @@ def _run(name: str, raw_params: str, out: Path | None, quiet: bool) -> int:
     if not isinstance(payload, dict):
         return _fail("--params must be a JSON object")
     spec = method.spec
+    limit_threads(get_settings().job_threads)  # the thread limit of a job (JOB_THREADS), not torch's default
     try:
         run = run_method(spec, payload, (lambda f, m="": None) if quiet else _progress)
     except ValidationError as exc:

@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from backend.registry import discover
-from models.common import MethodSpec
+from models.common import MethodResult, MethodSpec
+from models.common.claims import ClaimResult
 
 SPECS: dict[str, MethodSpec] = {m.spec.name: m.spec for m in discover().ordered()}
 NAMES = sorted(SPECS)
@@ -89,3 +90,38 @@ def test_a_tiny_run_round_trips_and_reports_monotone_progress(name: str) -> None
         assert json.loads(figure.to_json())["data"] is not None, figure_name
     verdict = result.verdict()
     assert verdict.label and verdict.tone in ("success", "info", "warning", "error")
+    _assert_claims_decide_the_verdict(result, params)
+
+
+def _assert_claims_decide_the_verdict(result: MethodResult, params: Any) -> None:
+    """Claims carry every field, one outcome per seed run, and green means every headline claim held."""
+    assert result.claims, "the result declares the paper's claims"
+    for claim in result.claims:
+        assert claim.statement and claim.paper and claim.quantity and claim.criterion, claim.id
+        assert len(claim.seeds) == params.seeds, f"{claim.id}: {len(claim.seeds)} outcomes for {params.seeds} seeds"
+        assert claim.holds in ("held", "partial", "not_held", "not_tested")
+    headline = [c for c in result.claims if c.headline]
+    assert headline, "at least one headline claim"
+    if result.verdict().tone == "success":
+        assert all(c.holds == "held" and all(o.holds for o in c.seeds) for c in headline)
+        if result.standing is not None:
+            assert not result.standing.beaten_by(), result.standing
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_verdict_comes_from_the_claims_rule_alone(name: str) -> None:
+    result_model = SPECS[name].result_model
+    assert result_model.verdict is MethodResult.verdict, "a result must not compute its own verdict"
+    assert result_model.model_fields["claims"].annotation == list[ClaimResult]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_method_takes_seeds_and_offers_a_reproduce_the_paper_example(name: str) -> None:
+    spec = SPECS[name]
+    seeds = spec.params_model.model_json_schema()["properties"].get("seeds")
+    assert seeds is not None and seeds.get("minimum") == 1 and seeds.get("maximum", 0) >= 3, "a bounded `seeds` parameter"
+    examples = dict(spec.examples()) if spec.examples else {}
+    reproduce = [label for label in examples if label.startswith("Reproduce the paper")]
+    assert reproduce, "a 'Reproduce the paper' example"
+    assert any(ch.isdigit() for ch in reproduce[0]), "its expected time is on the label"
+    assert spec.params_model.model_validate(examples[reproduce[0]]).seeds >= 3

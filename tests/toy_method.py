@@ -33,7 +33,7 @@ class Result(MethodResult):
     def metrics(self) -> dict[str, float | int | str]:
         return {"Steps done": self.steps_done, "Sum of 1..steps": self.total}
 
-    def verdict(self) -> Verdict:
+    def answer(self) -> Verdict:
         return Verdict("Even" if self.total % 2 == 0 else "Odd", "success" if self.total % 2 == 0 else "error",
                        f"the sum is {self.total}")
 

@@ -16,7 +16,7 @@ from app.components.banner import backend_banner
 from app.components.history import history_panel
 from app.components.identity import access, ensure_token, owner_id
 from app.components.jobview import JobView
-from app.components.results import downloads_panel, show_figures, show_metrics, verdict_banner
+from app.components.results import claims_table, downloads_panel, show_figures, show_metrics, verdict_banner
 from app.components.widgets import apply_params, draw_example_picker, method_info, pending_input_errors
 
 __all__ = ["method_page", "page_header", "show_job"]
@@ -113,6 +113,7 @@ def _show_outcome(job: JobView, render: Callable[[JobView], None] | None) -> Non
         seconds = f" in {job.seconds:.1f} s" if job.seconds is not None else ""
         st.caption(f"Finished: run `{job.id[:8]}`{seconds} · started {job.created_at[:19].replace('T', ' ')} UTC · "
                    f"[permalink](?job={job.id})")
+        claims_table(job)
         if render is not None:
             render(job)
         else:

@@ -8,25 +8,53 @@ import streamlit as st
 
 from app import client
 from app.components.jobview import JobView
-from app.components.widgets import table
+from app.components.widgets import format_number, table
 
-__all__ = ["downloads_panel", "show_figures", "show_metrics", "verdict_banner"]
+__all__ = ["claims_table", "downloads_panel", "show_figures", "show_metrics", "verdict_banner"]
 
 _BANNERS = {"success": st.success, "error": st.error, "warning": st.warning, "info": st.info}
 
 
+_HOLDS = {"held": "✅ held", "partial": "🟡 partial", "not_held": "❌ not held", "not_tested": "— not tested"}
+
+
 def verdict_banner(job: JobView) -> None:
-    """The method's verdict in its colour: a refutation is not a green success."""
+    """The method's verdict in its colour: a refutation is not a green success.
+
+    The verdict is computed by the model server from the claims (one rule for every method); with a
+    claims table below, the banner names how many claims hold instead of repeating their numbers.
+    """
     verdict = job.verdict or {"label": "Done", "tone": "info", "detail": ""}
     draw = _BANNERS.get(str(verdict.get("tone")), st.info)
-    detail = f": {verdict['detail']}" if verdict.get("detail") else ""
+    claims = (job.result or {}).get("claims") or []
+    if claims:
+        held = sum(1 for c in claims if c.get("holds") == "held")
+        detail = f": {held} of {len(claims)} claims hold on every seed (table below)"
+    else:
+        detail = f": {verdict['detail']}" if verdict.get("detail") else ""
     draw(f"**{verdict['label']}**{detail}")
 
 
+def claims_table(job: JobView) -> None:
+    """The paper's claims: what the paper says, what we measured over seeds, and whether it holds."""
+    claims = (job.result or {}).get("claims") or []
+    if not claims:
+        return
+    st.subheader("The paper's claims, checked here")
+    table([{"Claim": c["statement"] + ("" if c.get("headline", True) else " (secondary)"),
+            "Paper": c["paper"], "Ours (mean ± sd over seeds)": c["ours"]["text"],
+            "Quantity": f"{c['quantity']} {c['criterion']}", "Holds": _HOLDS.get(c["holds"], c["holds"])}
+           for c in claims], key=f"claims-{job.id}")
+    with st.expander("Per seed"):
+        table([{"Claim": c["id"], "Seed": o["seed"],
+                "Value": format_number(o["value"]), "Holds": "—" if o["holds"] is None else ("✅" if o["holds"] else "❌"),
+                "Sanity floor": (c.get("floor") or "—") if o["floor_ok"] else f"❌ not {c.get('floor')}",
+                "Note": o.get("note") or ""}
+               for c in claims for o in c["seeds"]], key=f"claims-seeds-{job.id}")
+
+
 def _format(value: object) -> str:
-    if isinstance(value, float):
-        return f"{value:.6g}"
-    return str(value)
+    return format_number(value) if isinstance(value, float) or value is None else str(value)
 
 
 def show_metrics(job: JobView, title: str = "Metrics") -> None:

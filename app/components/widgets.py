@@ -17,7 +17,7 @@ import streamlit as st
 
 from app import client
 
-__all__ = ["KitInputError", "apply_params", "draw_example_picker", "example_picker", "examples", "field_schema", "mark", "method_info",
+__all__ = ["KitInputError", "apply_params", "draw_example_picker", "example_picker", "examples", "field_schema", "format_number", "mark", "method_info",
            "methods", "param_key", "param_widget", "pending_input_errors", "report_input_error", "resource", "table"]
 
 CUSTOM = "(set the controls yourself)"
@@ -191,7 +191,12 @@ def param_widget(
     kind = _kind(prop, widget)
     key = param_key(method, field)
     text = label or prop.get("title") or field.replace("_", " ").capitalize()
+    if prop.get("unit") and label is None:
+        text = f"{text} ({prop['unit']})"
     help_text = help if help is not None else prop.get("description")
+    choice_labels: Mapping[Any, str] = prop.get("choices") or (prop.get("items") or {}).get("choices") or {}
+    if format_func is None and choice_labels:
+        format_func = lambda value: choice_labels.get(str(value), str(value))  # noqa: E731
     if key not in st.session_state:
         st.session_state[key] = _to_state(kind, prop.get("default"))
     st.session_state.setdefault("_kit_kinds", {})[key] = kind
@@ -314,6 +319,26 @@ def table(rows: pd.DataFrame | Sequence[Mapping[str, Any]], *, key: str | None =
     if caption:
         st.caption(caption)
     return frame
+
+
+def format_number(value: Any, digits: int = 4) -> str:
+    """A number for people: `digits` significant digits, no exponent at ordinary sizes, '—' when missing."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "—"
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return str(value)
+    if isinstance(value, int):
+        return str(value)
+    if math.isinf(value):
+        return "∞" if value > 0 else "-∞"
+    if value == 0:
+        return "0"
+    magnitude = abs(value)
+    if 1e-3 <= magnitude < 1e6:
+        decimals = max(0, digits - 1 - math.floor(math.log10(magnitude)))
+        text = f"{value:.{decimals}f}"
+        return text.rstrip("0").rstrip(".") if "." in text else text
+    return f"{value:.{digits - 1}e}"
 
 
 def mark(ok: bool | None) -> str:

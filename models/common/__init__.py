@@ -2,6 +2,18 @@
 
 from __future__ import annotations
 
+from models.common.claims import (
+    QUALITATIVE,
+    Claim,
+    ClaimResult,
+    Measurement,
+    Standing,
+    evaluate_claims,
+    format_value,
+    run_seeds,
+    seed_values,
+    seeds_field,
+)
 from models.common.contract import (
     Artifact,
     Cancelled,
@@ -17,6 +29,16 @@ from models.common.contract import (
 from models.common.device import torch_device
 
 __all__ = [
+    "QUALITATIVE",
+    "Claim",
+    "ClaimResult",
+    "Measurement",
+    "Standing",
+    "evaluate_claims",
+    "format_value",
+    "run_seeds",
+    "seed_values",
+    "seeds_field",
     "Artifact",
     "Cancelled",
     "MethodInputError",

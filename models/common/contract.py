@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, final
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
+
+from models.common.claims import ClaimResult, Standing, Verdict, claims_verdict
 
 if TYPE_CHECKING:  # plotly is imported lazily by figures.py modules
     import plotly.graph_objects as go
@@ -64,33 +66,32 @@ class Artifact:
         return cls("text/csv", body.encode())
 
 
-@dataclass(frozen=True)
-class Verdict:
-    """The method's answer in one word, shown first on the page and as a history column.
-
-    `tone` picks the banner colour: "success" (proved, ok, the claim holds), "error" (refuted,
-    contradiction, infeasible), "warning" (not proved, unsolved, partial), "info" (a neutral report).
-    """
-
-    label: str
-    tone: Literal["success", "info", "warning", "error"] = "info"
-    detail: str = ""
-
-
 class MethodResult(BaseModel):
     """Base class of every method's typed result.
 
-    Subclasses hold the numbers a user reads and the data behind the figures. They override
-    `metrics()` (label with unit -> value, shown as the metrics table) and `artifacts()` (file name
-    -> Artifact); `result.json` is always offered, so `artifacts()` adds only the other files.
+    Subclasses hold the numbers a user reads and the data behind the figures. They fill `claims`
+    (see `models.common.claims`: the paper's claims measured over seeds) and optionally `standing`
+    (every competitor on the headline metric); the verdict is derived from those by one rule and is
+    never overridden. A core demo whose page answers a question ("Proved", "Refuted") overrides
+    `answer()`. They override `metrics()` (label with unit -> value, shown as the metrics table) and
+    `artifacts()` (file name -> Artifact); `result.json` is always offered, so `artifacts()` adds only
+    the other files.
     """
+
+    claims: list[ClaimResult] = Field(default_factory=list, description="The paper's claims, measured over seeds.")
+    standing: Standing | None = Field(default=None, description="Every competitor on the headline metric.")
 
     def metrics(self) -> dict[str, float | int | str]:
         return {}
 
+    def answer(self) -> Verdict | None:
+        """A core demo's answer to the user's question ("Proved", "Refuted", "ok"); None for claim pages."""
+        return None
+
+    @final
     def verdict(self) -> Verdict:
-        """The method's one-word answer (override: "Proved", "Refuted", "Unsolved", ...)."""
-        return Verdict("Done", "info")
+        """The verdict derived from the claims (and the answer, where there is one): never overridden."""
+        return claims_verdict(self.claims, self.standing, self.answer())
 
     def artifacts(self) -> dict[str, Artifact]:
         return {}

@@ -29,8 +29,17 @@ def test_run_prints_result_and_writes_artifacts_and_figures(tmp_path: Path) -> N
     out = tmp_path / "out"
     done = cli("run", "toy", "--params", '{"steps": 4}', "--out", str(out), tmp=tmp_path)
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout) == {"steps_done": 4, "total": 10, "blas_threads": 0}
+    assert json.loads(done.stdout) == {"steps_done": 4, "total": 10, "blas_threads": 0, "claims": [], "standing": None}
     assert {p.name for p in out.iterdir()} == {"result.json", "steps.csv", "steps.html"}
+
+
+def test_a_cli_run_uses_the_thread_limit_of_a_job(tmp_path: Path) -> None:
+    env = dict(os.environ, EXTRA_METHODS="tests.toy_method", DATA_DIR=str(tmp_path), JOB_THREADS="1")
+    env.pop("OMP_NUM_THREADS", None)
+    done = subprocess.run([sys.executable, "-m", "backend.cli", "run", "toy", "--quiet", "--params",
+                           '{"behaviour": "threads"}'], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["blas_threads"] == 1
 
 
 @pytest.mark.parametrize(

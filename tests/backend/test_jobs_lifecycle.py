@@ -36,7 +36,7 @@ def test_success_reports_progress_and_stores_artifacts(api: TestClient) -> None:
     job = wait_for(api, job_id, {"succeeded"})
     assert any(0 < p < 1 for p in seen_progress), seen_progress
     assert job["progress"] == 1.0
-    assert job["result"] == {"steps_done": 20, "total": 210, "blas_threads": 0}
+    assert job["result"] == {"steps_done": 20, "total": 210, "blas_threads": 0, "claims": [], "standing": None}
     assert job["metrics"] == {"Steps done": 20, "Sum of 1..steps": 210}
     assert set(job["figures"]) == {"steps"}
     assert job["artifacts"] == ["result.json", "steps.csv"]
@@ -128,7 +128,8 @@ def test_export_zip_holds_params_result_and_artifacts(api: TestClient) -> None:
                                       "artifacts/steps.csv", "figures/steps.json", "figures/steps.html",
                                       "figures/plotly.min.js"}
     assert json.loads(bundle.read("params.json"))["params"]["steps"] == 3
-    assert json.loads(bundle.read("artifacts/result.json")) == {"steps_done": 3, "total": 6, "blas_threads": 0}
+    assert json.loads(bundle.read("artifacts/result.json")) == {"steps_done": 3, "total": 6, "blas_threads": 0,
+                                                                "claims": [], "standing": None}
     assert json.loads(bundle.read("job.json"))["verdict"]["label"] == "Even"
     assert json.loads(bundle.read("figures/steps.json"))["layout"]["title"]["text"] == "Steps"
     html = bundle.read("figures/steps.html").decode()
