@@ -86,11 +86,57 @@ def test_a_tiny_run_round_trips_and_reports_monotone_progress(name: str) -> None
     files = result.all_artifacts()
     reloaded = spec.result_model.model_validate_json(files["result.json"].content)
     assert reloaded.model_dump(mode="json") == result.model_dump(mode="json")
+    problems: list[str] = []
     for figure_name, figure in spec.figures(result).items():
         assert json.loads(figure.to_json())["data"] is not None, figure_name
+        problems += [f"{figure_name}: {p}" for p in figure_problems(figure)]
+    assert not problems, problems
     verdict = result.verdict()
     assert verdict.label and verdict.tone in ("success", "info", "warning", "error")
     _assert_claims_decide_the_verdict(result, params)
+
+
+def figure_problems(figure: Any) -> list[str]:
+    """What a reader would miss in a figure: a title, a labelled axis for every axis a trace uses, and
+    curves of more than one point."""
+    layout = figure.layout
+    problems = [] if (layout.title and layout.title.text) else ["no title"]
+    used: set[str] = set()
+    for trace in figure.data:
+        kind = trace.type
+        if kind in ("pie", "table", "sankey", "indicator"):
+            continue
+        if kind in ("scatter3d", "mesh3d", "surface", "cone", "isosurface", "volume"):
+            used.add(getattr(trace, "scene", None) or "scene")
+            continue
+        if hasattr(trace, "xaxis"):
+            used.add(trace.xaxis or "x")
+            used.add(trace.yaxis or "y")
+        mode = getattr(trace, "mode", None) or ""
+        if kind in ("scatter", "scattergl") and "lines" in mode and "markers" not in mode:
+            if trace.x is not None and len(trace.x) < 2:
+                problems.append(f"trace {trace.name!r} is a one-point curve")
+    for ref in sorted(used):
+        if ref.startswith("scene"):
+            scene = layout[ref]
+            for axis in ("xaxis", "yaxis", "zaxis"):
+                if not (scene[axis].title and scene[axis].title.text):
+                    problems.append(f"{ref}.{axis} has no title")
+            continue
+        name = ("xaxis" if ref[0] == "x" else "yaxis") + ref[1:]
+        if not (layout[name].title and layout[name].title.text):
+            problems.append(f"{name} has no title")
+    return problems
+
+
+def test_the_figure_check_finds_what_a_reader_would_miss() -> None:
+    import plotly.graph_objects as go
+
+    bare = go.Figure(go.Scatter(x=[1], y=[2], mode="lines", name="one point"))
+    assert len(figure_problems(bare)) == 4  # no title, two unlabelled axes, a one-point curve
+    good = go.Figure(go.Scatter(x=[1, 2], y=[2, 3], mode="lines"))
+    good.update_layout(title="t", xaxis_title="step", yaxis_title="loss (nats)")
+    assert figure_problems(good) == []
 
 
 def _assert_claims_decide_the_verdict(result: MethodResult, params: Any) -> None:

@@ -17,7 +17,14 @@ from app.components.history import history_panel
 from app.components.identity import access, ensure_token, owner_id
 from app.components.jobview import JobView
 from app.components.results import claims_table, downloads_panel, show_figures, show_metrics, verdict_banner
-from app.components.widgets import apply_params, draw_example_picker, method_info, pending_input_errors
+from app.components.widgets import (
+    apply_params,
+    draw_example_picker,
+    keep_controls,
+    method_info,
+    pending_input_errors,
+    restore_controls,
+)
 
 __all__ = ["method_page", "page_header", "show_job"]
 
@@ -71,6 +78,24 @@ def show_job(name: str, job_id: str | None, *, restore_inputs: bool) -> None:
         job = _load_job(job_id, full=False)
         if job is not None and job.method == name:
             apply_params(name, job.params)
+
+
+_FINISHED = "_kit_finished_jobs"
+_FINISHED_KEPT = 4
+
+
+def _finished_job(job_id: str) -> JobView | None:
+    """A finished job with its figures, fetched and decoded once per session (a finished job never changes),
+    so a rerun of the page (a click, a download) does not fetch and decode every figure again."""
+    kept: dict[str, JobView] = st.session_state.setdefault(_FINISHED, {})
+    if job_id not in kept:
+        job = _load_job(job_id, full=True)
+        if job is None or not job.done:
+            return job
+        while len(kept) >= _FINISHED_KEPT:
+            kept.pop(next(iter(kept)))
+        kept[job_id] = job
+    return kept[job_id]
 
 
 def _follow_permalink(name: str) -> None:
@@ -183,32 +208,42 @@ def method_page(
         backend_banner(str(exc))
         return
     running = current is not None and not current.done
+    restore_controls(name)
     draw_example_picker(name)
     if form:
         with st.form(f"params-{name}"):
             params = controls()
+            _input_summary()
             submitted = st.form_submit_button("Run", type="primary", disabled=running,
                                               help="A run is in progress: Cancel it or wait" if running else None)
     else:
         params = controls()
+        _input_summary()
         submitted = st.button("Run", type="primary", key=f"run-{name}", disabled=running)
+    keep_controls(name)
     if submitted:
         current = _submit(name, params, current)
     if current is not None:
         if not current.done:
             _live_progress(current.id)
         else:
-            full = _load_job(current.id, full=True)
+            full = _finished_job(current.id)
             if full is not None:
                 _show_outcome(full, render)
     history_panel(name, on_select=lambda job_id: show_job(name, job_id, restore_inputs=True), owner=owner_id())
 
 
-def _submit(name: str, params: dict[str, Any], current: JobView | None) -> JobView | None:
-    """Submit the controls' params; on success the new run is the one shown, on refusal none is."""
+def _input_summary() -> None:
+    """One line above Run naming every control whose value cannot be run (each is also marked at its control)."""
     errors = pending_input_errors()
     if errors:
-        st.error("Not submitted: fix the inputs marked above.\n\n" + "\n".join(f"- {e}" for e in errors))
+        st.error(f"Fix {len(errors)} input{'s' if len(errors) > 1 else ''} before running: " + "; ".join(errors))
+
+
+def _submit(name: str, params: dict[str, Any], current: JobView | None) -> JobView | None:
+    """Submit the controls' params; on success the new run is the one shown, on refusal none is."""
+    if pending_input_errors():
+        st.error("Not submitted: fix the inputs marked above.")
         return current
     if current is not None and not current.done:
         st.warning(f"Run `{current.id[:8]}` is still in progress: Cancel it or wait for it.")

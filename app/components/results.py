@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import streamlit as st
 
@@ -72,17 +73,41 @@ def show_figures(job: JobView, names: Sequence[str] | None = None, columns: int 
         cells = st.columns(columns) if columns > 1 else [st.container()]
         for cell, name in zip(cells, chosen[start:start + columns], strict=False):
             with cell:
-                st.plotly_chart(job.figures[name], width="stretch", key=f"fig-{job.id}-{name}")
+                st.plotly_chart(_plain_exponents(job.figures[name]), width="stretch", key=f"fig-{job.id}-{name}")
+
+
+_FILES = "_kit_files"
+
+
+def _kept(job: JobView, name: str, fetch: Callable[[], bytes]) -> bytes:
+    """A finished job's file, fetched once per session (only the shown job's files are kept)."""
+    files: dict[str, Any] = st.session_state.setdefault(_FILES, {})
+    if files.get("job") != job.id:
+        files.clear()
+        files["job"] = job.id
+    if name not in files:
+        files[name] = fetch()
+    return bytes(files[name])
+
+
+def _plain_exponents(figure: Any) -> Any:
+    """Ticks as 1e-6, never the SI suffixes ("1μ", "10f") plotly uses by default, on axes whose figure
+    did not choose a format itself (most of our quantities are not physical units)."""
+    figure.for_each_xaxis(lambda axis: axis.update(exponentformat="power") if axis.exponentformat is None else None)
+    figure.for_each_yaxis(lambda axis: axis.update(exponentformat="power") if axis.exponentformat is None else None)
+    return figure
 
 
 def _artifact(job: JobView, name: str) -> bytes:
     if job.share_link:
-        return client.shared_artifact_bytes(job.share_link, name)
-    return client.artifact_bytes(job.id, name)
+        return _kept(job, name, lambda: client.shared_artifact_bytes(job.share_link, name))
+    return _kept(job, name, lambda: client.artifact_bytes(job.id, name))
 
 
 def _export(job: JobView) -> bytes:
-    return client.shared_export_zip(job.share_link) if job.share_link else client.export_zip(job.id)
+    if job.share_link:
+        return _kept(job, "export.zip", lambda: client.shared_export_zip(job.share_link))
+    return _kept(job, "export.zip", lambda: client.export_zip(job.id))
 
 
 _MIME = {".json": "application/json", ".csv": "text/csv", ".lean": "text/plain", ".zip": "application/zip",

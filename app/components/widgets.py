@@ -17,12 +17,14 @@ import streamlit as st
 
 from app import client
 
-__all__ = ["KitInputError", "apply_params", "draw_example_picker", "example_picker", "examples", "field_schema", "format_number", "mark", "method_info",
-           "methods", "param_key", "param_widget", "pending_input_errors", "report_input_error", "resource", "table"]
+__all__ = ["KitInputError", "apply_params", "bound_problem", "keep_controls", "restore_controls", "draw_example_picker", "example_picker", "examples", "field_schema", "format_number", "mark", "method_info",
+           "methods", "param_key", "param_widget", "pending_input_errors", "report_input_error", "readable", "resource", "table"]
 
 CUSTOM = "(set the controls yourself)"
 _LOADERS = "_kit_loaders"
 _ERRORS = "_kit_errors"
+_PENDING = "_kit_pending_loads"
+_SAVED = "_kit_saved"
 
 
 class KitInputError(ValueError):
@@ -221,8 +223,14 @@ def param_widget(
         kwargs: dict[str, Any] = {"step": cast(step) if step is not None else (1 if integer else None)}
         if not integer:
             kwargs["format"] = "%g"
-        return st.number_input(text, key=key, help=help_text, disabled=disabled,
-                               **{k: v for k, v in kwargs.items() if v is not None}, **bounds)
+        # No min/max on the widget: Streamlit would silently keep the previous value of an
+        # out-of-range entry. The kit checks the schema's bounds and refuses the run instead.
+        value = st.number_input(text, key=key, help=help_text, disabled=disabled,
+                                **{k: v for k, v in kwargs.items() if v is not None})
+        problem = bound_problem(prop, value, text)
+        if problem:
+            report_input_error(problem)
+        return value
     if kind == "list":
         raw = st.text_input(text, key=key, help=(help_text or "") + " (comma-separated numbers)", disabled=disabled)
         try:
@@ -236,6 +244,40 @@ def param_widget(
         return [line.strip() for line in raw.splitlines() if line.strip()]
     raw_text = st.text_input(text, key=key, help=help_text, max_chars=prop.get("maxLength"), disabled=disabled)
     return None if (prop.get("nullable") and not raw_text.strip()) else raw_text
+
+
+def bound_problem(prop: Mapping[str, Any], value: Any, label: str) -> str:
+    """The message for a number outside the schema's bounds ("" when it is inside)."""
+    if value is None or isinstance(value, bool) or not isinstance(value, (int, float)):
+        return ""
+    if not math.isfinite(float(value)):
+        return f"{label}: {value} is not a finite number"
+    low, high = prop.get("minimum"), prop.get("maximum")
+    if low is not None and value < low:
+        return f"{label}: {value:g} is below the minimum of {low:g}"
+    if high is not None and value > high:
+        return f"{label}: {value:g} is above the maximum of {high:g}"
+    if prop.get("exclusiveMinimum") is not None and value <= prop["exclusiveMinimum"]:
+        return f"{label}: {value:g} must be above {prop['exclusiveMinimum']:g}"
+    if prop.get("exclusiveMaximum") is not None and value >= prop["exclusiveMaximum"]:
+        return f"{label}: {value:g} must be below {prop['exclusiveMaximum']:g}"
+    return ""
+
+
+def keep_controls(method: str) -> None:
+    """Remember the page's control values outside the widgets (Streamlit drops a widget's state when
+    its page is not drawn), so leaving the page during a run and coming back keeps them."""
+    prefix = f"{method}."
+    drawn = st.session_state.get("_kit_kinds", {})  # the kit's own widgets: safe to set through state
+    saved = {k: st.session_state[k] for k in drawn if k.startswith(prefix) and k in st.session_state}
+    st.session_state.setdefault(_SAVED, {}).setdefault(method, {}).update(saved)
+
+
+def restore_controls(method: str) -> None:
+    """Put back the control values `keep_controls` saved, for widgets not drawn since."""
+    for key, value in st.session_state.get(_SAVED, {}).get(method, {}).items():
+        if key not in st.session_state:
+            st.session_state[key] = value
 
 
 def _line_count(key: str) -> int:
@@ -273,6 +315,8 @@ def apply_params(method: str, params: Mapping[str, Any]) -> None:
     loader = st.session_state.get(_LOADERS, {}).get(method)
     if loader is not None:
         loader(dict(params))
+    else:  # the page registers its loader later in this run (a permalink opened in a fresh session)
+        st.session_state.setdefault(_PENDING, {})[method] = dict(params)
 
 
 def example_picker(method: str, *, on_load: Callable[[dict[str, Any]], None] | None = None) -> str | None:
@@ -284,6 +328,9 @@ def example_picker(method: str, *, on_load: Callable[[dict[str, Any]], None] | N
     when an earlier run's inputs are restored (`?job=<id>`, a history row).
     """
     st.session_state.setdefault(_LOADERS, {})[method] = on_load
+    pending = st.session_state.get(_PENDING, {}).pop(method, None)
+    if pending is not None and on_load is not None:
+        on_load(pending)
     picked = st.session_state.get(f"{method}._example")
     return None if picked in (None, CUSTOM) else str(picked)
 
@@ -304,10 +351,32 @@ def draw_example_picker(method: str) -> None:
                  help="Fills the controls below with a named input; edit them freely.")
 
 
+def readable(frame: pd.DataFrame) -> pd.DataFrame:
+    """The frame as people read it: floats to significant digits, missing values as dashes (no None, nan
+    or 17-digit floats); integer and text columns as they are."""
+    out = frame.copy()
+    for column in out.columns:
+        values = out[column]
+        if values.dtype.kind in "iub":
+            continue
+        if values.dtype.kind == "f" or values.isna().any() or values.map(lambda v: isinstance(v, float)).any():
+            out[column] = values.map(_cell).astype(object)
+    return out
+
+
+def _cell(value: Any) -> Any:
+    if isinstance(value, (str, int, list, tuple, dict)):
+        return value
+    if value is None or isinstance(value, float) or pd.isna(value):
+        return format_number(None if value is None or pd.isna(value) else float(value))
+    return value
+
+
 def table(rows: pd.DataFrame | Sequence[Mapping[str, Any]], *, key: str | None = None, height: int | None = None,
           column_config: Mapping[str, Any] | None = None, caption: str | None = None) -> pd.DataFrame:
     """A read-only table (the one place pages call `st.dataframe` for results); returns the frame."""
     frame = rows if isinstance(rows, pd.DataFrame) else pd.DataFrame(list(rows))
+    frame = readable(frame)
     kwargs: dict[str, Any] = {"hide_index": True, "width": "stretch"}
     if height is not None:
         kwargs["height"] = height
