@@ -12,7 +12,7 @@ import streamlit as st
 from app.components import (
     JobView,
     example_picker,
-    mark,
+    format_number,
     method_page,
     param_widget,
     report_input_error,
@@ -23,8 +23,6 @@ from app.components import (
 NAME = "inequality"
 CERTIFICATE_KEY = f"{NAME}._certificate_text"
 _NAME_PATTERN = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
-GOOD = {"ok", "passed", "PSD", "counterexample", "accepted", "used", "repaired", "found", "exact"}
-NEUTRAL = {"skipped", "not_available", "not_run", "none found", "no", "ignored"}
 
 
 def _load(params: dict[str, Any]) -> None:
@@ -72,34 +70,33 @@ def _certificate_box() -> dict[str, Any] | None:
 def controls() -> dict[str, Any]:
     """The claim, its hypotheses, the degree bound, an optional certificate, and the search settings."""
     example_picker(NAME, on_load=_load)
-    problem = param_widget(NAME, "problem", label="Inequality (>=, <=, ≥, ≤; > and < are strict)", widget="text")
-    hypotheses = param_widget(NAME, "hypotheses", label="Hypotheses, one per line (e.g. x >= 0, x + y + z = 1)",
-                              widget="lines")
+    problem = param_widget(NAME, "problem", widget="text")
+    hypotheses = param_widget(NAME, "hypotheses", widget="lines")
     st.markdown(_domain_sentence(str(problem or ""), list(hypotheses or [])))
     left, right = st.columns(2)
     with left:
-        degree_bound = param_widget(NAME, "degree_bound", label="Degree bound 2d under hypotheses (0 = automatic)")
+        degree_bound = param_widget(NAME, "degree_bound")
     with right:
-        budget = param_widget(NAME, "time_budget_s", label="Time budget of the whole search (s)")
+        budget = param_widget(NAME, "time_budget_s")
     certificate = _certificate_box()
     params: dict[str, Any] = {"problem": problem, "hypotheses": hypotheses, "degree_bound": int(degree_bound),
                               "time_budget_s": float(budget)}
     with st.expander("Search settings"):
         a, b = st.columns(2)
         with a:
-            params["max_multiplier_power"] = int(param_widget(NAME, "max_multiplier_power",
-                                                              label="Largest multiplier power k"))
-            params["refute_starts"] = int(param_widget(NAME, "refute_starts", label="Refuter restarts"))
-            params["seed"] = int(param_widget(NAME, "seed", label="Seed", widget="number"))
-            params["max_bits"] = int(param_widget(NAME, "max_bits", label="Finest rounding grid (bits)"))
-            params["max_gram"] = int(param_widget(NAME, "max_gram", label="Largest Gram block"))
+            params["max_multiplier_power"] = int(param_widget(NAME, "max_multiplier_power"))
+            params["refute_starts"] = int(param_widget(NAME, "refute_starts"))
+            params["seed"] = int(param_widget(NAME, "seed", widget="number"))
+            params["seeds"] = int(param_widget(NAME, "seeds"))
+            params["max_bits"] = int(param_widget(NAME, "max_bits"))
+            params["max_gram"] = int(param_widget(NAME, "max_gram"))
         with b:
-            params["fast_paths"] = param_widget(NAME, "fast_paths", label="Term-wise and DSOS (LP) fast paths first")
-            params["sparsity"] = param_widget(NAME, "sparsity", label="Correlative / term sparsity")
-            params["facial_reduction"] = param_widget(NAME, "facial_reduction", label="Facial reduction")
-            params["solver"] = param_widget(NAME, "solver", label="SDP solver")
-            params["use_llm"] = param_widget(NAME, "use_llm", label="LLM proposes the basis (if the server has one)")
-            params["lean_check"] = param_widget(NAME, "lean_check", label="Check with Lean (if the server has it)")
+            params["fast_paths"] = param_widget(NAME, "fast_paths")
+            params["sparsity"] = param_widget(NAME, "sparsity")
+            params["facial_reduction"] = param_widget(NAME, "facial_reduction")
+            params["solver"] = param_widget(NAME, "solver")
+            params["use_llm"] = param_widget(NAME, "use_llm")
+            params["lean_check"] = param_widget(NAME, "lean_check")
     if certificate is not None:
         params["certificate"] = certificate
     return params
@@ -123,23 +120,10 @@ def _pipeline(result: dict[str, Any]) -> None:
     if not stages:
         return
     st.subheader("Pipeline")
-    table([{"step": s["name"], "": mark(None if s["status"] in NEUTRAL else s["status"] in GOOD),
-            "outcome": s["status"], "time (s)": round(float(s["seconds"]), 3), "detail": s.get("detail", "")}
-           for s in stages])
+    table([{"step": s["name"], "outcome": s["status"], "time (s)": format_number(float(s["seconds"])),
+            "detail": s.get("detail", "")} for s in stages])
     if result.get("llm") and result["llm"] != "not requested":
         st.caption(f"LLM proposal: {result['llm']}")
-
-
-def _checks(result: dict[str, Any]) -> None:
-    st.subheader("The two checks")
-    rows = []
-    for label, key in (("exact checker (rational expansion)", "exact_check"),
-                       ("independent evaluation (Python ast, random rational points)", "independent_check")):
-        check = result.get(key) or {}
-        status = check.get("status", "not_run")
-        rows.append({"check": label, "passed": mark(status == "passed") if status != "not_run" else "not run",
-                     "detail": check.get("detail", "")})
-    table(rows, caption="'Proved' needs both: they share no code (the second reads your original text).")
 
 
 def _squares_rows(squares: list[dict[str, str]], part: str) -> list[dict[str, str]]:
@@ -169,8 +153,8 @@ def _certificate(result: dict[str, Any]) -> None:
         table(rows, caption="Every coefficient is an exact rational; g_i, h_j are the hypotheses as shown above.")
     lean = result.get("lean") or {}
     status = lean.get("status", "not_run")
-    label = {"accepted": "✅ Lean accepted the proof", "rejected": "❌ Lean rejected the proof",
-             "not_available": "➖ Lean is not installed on this server", "not_run": "➖ Lean check switched off"}
+    label = {"accepted": "Lean accepted the proof", "rejected": "Lean rejected the proof",
+             "not_available": "Lean is not installed on this server", "not_run": "Lean check switched off"}
     st.markdown(f"**Lean 4:** {label.get(status, status)} (`proof.lean` below, written for Mathlib v4.15.0).")
     if lean.get("messages") and status != "accepted":
         st.caption(lean["messages"][:2000])
@@ -191,12 +175,11 @@ def _counterexample(result: dict[str, Any]) -> None:
 
 
 def render(job: JobView) -> None:
-    """The claim as proved, the pipeline, both checks, the certificate or counterexample, then figures."""
+    """The claim as proved, the pipeline, the certificate or counterexample, then figures (both checks and
+    Lean are rows of the claims table above)."""
     result = job.result
     _claim(result)
     _pipeline(result)
-    if result.get("exact_check", {}).get("status", "not_run") != "not_run":
-        _checks(result)
     status = result.get("status")
     if status == "proved":
         _certificate(result)

@@ -114,7 +114,7 @@ class Result(MethodResult):
     slice_values: list[float] = Field(default_factory=list)
     total_seconds: float = 0.0
 
-    def verdict(self) -> Verdict:
+    def answer(self) -> Verdict:
         domain = " under the hypotheses" if self.hypotheses else " over all reals"
         if self.status == "proved":
             margin = self.certificate.margin if self.certificate is not None else "0"

@@ -15,6 +15,7 @@ from .ast_check import check_independently
 from .budget import OutOfTime, time_budget
 from .certificate import Certificate, EqualityTerm, ProductTerm, WeightedSquare
 from .checker import CERT_LIMITS, check_certificate, known_multiplier
+from .claims import measure_claims
 from .domain_refute import refute_in_domain
 from .equalities import Elimination, eliminate_linear
 from .lean_export import THEOREM_NAME, lean_proof
@@ -60,7 +61,9 @@ def run(params: Params, progress: Progress) -> Result:
     """Prove the claim under its hypotheses with a certificate both checks accept, refute it with an exact
     point of the domain, or say why neither happened."""
     with _blas_single_thread():
-        return _run(params, MonotoneProgress(progress))
+        result = _run(params, MonotoneProgress(progress))
+        result.claims = measure_claims(params, result)
+        return result
 
 
 def _stage(bar: MonotoneProgress, name: str) -> Progress:
