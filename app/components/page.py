@@ -208,7 +208,7 @@ def method_page(
         backend_banner(str(exc))
         return
     running = current is not None and not current.done
-    restore_controls(name)
+    restore_controls(name, current.params if current is not None else None)
     draw_example_picker(name)
     if form:
         with st.form(f"params-{name}"):

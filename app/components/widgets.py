@@ -273,11 +273,19 @@ def keep_controls(method: str) -> None:
     st.session_state.setdefault(_SAVED, {}).setdefault(method, {}).update(saved)
 
 
-def restore_controls(method: str) -> None:
-    """Put back the control values `keep_controls` saved, for widgets not drawn since."""
-    for key, value in st.session_state.get(_SAVED, {}).get(method, {}).items():
-        if key not in st.session_state:
-            st.session_state[key] = value
+def restore_controls(method: str, shown_params: Mapping[str, Any] | None = None) -> None:
+    """Put back the control values `keep_controls` saved, for widgets not drawn since (the page was left).
+
+    The page's own controls (nested tables, pickers) are rebuilt from the params of the run it shows,
+    through its loader; the kit's widgets then get the values they had when the page was left."""
+    saved = st.session_state.get(_SAVED, {}).get(method, {})
+    missing = {key: value for key, value in saved.items() if key not in st.session_state}
+    if not missing:
+        return
+    if shown_params is not None:
+        apply_params(method, shown_params)
+    for key, value in missing.items():
+        st.session_state[key] = value
 
 
 def _line_count(key: str) -> int:
