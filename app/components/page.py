@@ -52,7 +52,15 @@ def page_header(name: str) -> dict[str, Any] | None:
     if info.get("about"):
         with st.expander("About the method"):
             st.markdown(info["about"])
+            st.markdown(cite(paper))
     return info
+
+
+def cite(paper: dict[str, Any]) -> str:
+    """The citation block of the About expander: title, every author, venue and the paper's link."""
+    link = f" [{paper['url']}]({paper['url']})" if paper.get("url") else ""
+    code = f" · code: [{paper['code_url']}]({paper['code_url']})" if paper.get("code_url") else ""
+    return f"**Cite.** {paper['authors']}. *{paper['title']}*. {paper['venue']}.{link}{code}"
 
 
 def _load_job(job_id: str, full: bool) -> JobView | None:

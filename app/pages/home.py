@@ -1,4 +1,4 @@
-"""Home page: what the site is and every method it offers, with citations."""
+"""Home page: what the site is, and every method it offers as a grid of cards grouped by section."""
 
 from __future__ import annotations
 
@@ -11,30 +11,39 @@ from app import client
 from app.components import backend_banner, methods
 
 PAGES_DIR = Path(__file__).resolve().parent
+COLUMNS = 4
 
 INTRO = """
-Each page of **Method Playground** is a faithful, fast demo of one method from an ICML 2026 paper.
-Set the parameters, press **Run**, watch the progress, read the figures and the metrics, and download
-everything (JSON always, plus CSV, Lean, meshes… where natural). Runs are jobs on a shared model
-server: each job has a time and memory limit, and your earlier runs stay in the page's history.
+Each page of **Method Playground** is a fast, faithful demo of one method from an ICML 2026 paper: set
+the parameters, press **Run**, follow the progress, and read the paper's claims checked over seeds, the
+figures and the metrics. Everything can be downloaded (JSON, CSV, and the field's own formats). Runs are
+jobs on a shared model server, each with a time and memory limit; your runs stay in each page's history.
 """
 
 
+def _card(method: dict) -> None:
+    with st.container(border=True, height=200):
+        if (PAGES_DIR / f"{method['name']}.py").exists():
+            # target=_self: the page opens in this tab (a plain markdown link opens a new one)
+            st.markdown(f'<a href="/{method["name"]}" target="_self"><b>{method.get("nav_title") or method["title"]}</b></a>',
+                        unsafe_allow_html=True)
+        else:
+            st.markdown(f"**{method.get('nav_title') or method['title']}**")
+        st.caption(f"{method['paper']['title']} ({method['paper']['venue']})")
+        st.markdown(method["summary"])
+
+
 def method_cards(listing: list[dict]) -> None:
+    """One section after another, its methods in a grid of COLUMNS cards per row."""
     by_section: dict[str, list[dict]] = defaultdict(list)
     for method in listing:
         by_section[method["section"]].append(method)
     for section, members in by_section.items():
-        st.header(section)
-        for method in members:
-            with st.container(border=True):
-                st.subheader(method["title"])
-                st.caption(method["paper"]["citation"])
-                st.markdown(method["summary"])
-                if (PAGES_DIR / f"{method['name']}.py").exists():
-                    # target=_self: the page opens in this tab (a plain markdown link opens a new one)
-                    st.markdown(f'<a href="/{method["name"]}" target="_self">▶ Open the {method["title"]} page</a>',
-                                unsafe_allow_html=True)
+        st.subheader(section)
+        for start in range(0, len(members), COLUMNS):
+            for cell, method in zip(st.columns(COLUMNS), members[start:start + COLUMNS], strict=False):
+                with cell:
+                    _card(method)
 
 
 def main() -> None:

@@ -21,8 +21,10 @@ def test_home_page_lists_every_method(servers: dict[str, str], browser, tmp_path
     wait_for_app(page)
     page.get_by_text("Method Playground", exact=False).first.wait_for()
     for method in methods:
-        page.get_by_role("heading", name=method["title"]).first.wait_for(timeout=30_000)
-        assert page.get_by_text(method["paper"]["citation"], exact=False).count() >= 1
+        page.locator(f"[data-testid='stMain'] a[href='/{method['name']}']").first.wait_for(timeout=30_000)
+        assert page.get_by_text(method["paper"]["title"], exact=False).count() >= 1
+    height = page.evaluate("document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
+    assert height <= 2 * 1600, f"the home page is {height} px tall: more than two screens"
     shot = tmp_path / "home.png"
     page.screenshot(path=str(shot), full_page=True)
     assert shot.stat().st_size > 10_000

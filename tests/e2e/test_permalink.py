@@ -46,6 +46,6 @@ def test_home_links_open_in_the_same_tab(servers: dict[str, str], browser) -> No
     page = browser.new_page(viewport={"width": 1400, "height": 1800})
     page.goto(servers["frontend"])
     wait_for_app(page)
-    link = page.get_by_text("Open the", exact=False).first
+    link = page.locator("[data-testid='stMain'] a[href='/inequality']").first
     assert link.get_attribute("target") == "_self"
     page.close()
