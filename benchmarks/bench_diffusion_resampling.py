@@ -5,8 +5,9 @@ particle at every ODE step:
   * batched: `ensemble_score`, one (n, n) softmax and one matrix product per set;
   * baseline: the same score written as a Python loop over query particles (one softmax over the
     n centres per particle), the straightforward formulation.
-Both give the same numbers (checked: "max diff"). The headline table runs the whole method (`run`,
-defaults) for three seeds and prints the three "must show" checks with their numbers.
+Both give the same numbers (checked: "max diff"). The headline runs the whole method (`run`, defaults)
+over three seeds and prints every claim per seed; the last line times the defaults against the previous
+version of the method (git revision PREVIOUS, run from a temporary copy of models/).
 
     python benchmarks/bench_diffusion_resampling.py [--quick]
 """
@@ -15,7 +16,10 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -61,30 +65,55 @@ def speed(n: int) -> None:
           f"ratio {t_loop / t_batched:7.1f}x, max diff {diff:.1e}")
 
 
-def headline(seeds: list[int], quick: bool) -> None:
-    print("\nHeadline (defaults" + (", quick: N = 32, 128, 512; 4 repeats" if quick else "") + ")")
-    for seed in seeds:
-        params = Params(seed=seed, moment_repeats=4) if quick else Params(seed=seed)
-        start = time.perf_counter()
-        result = run(params, lambda f, m="": None)
-        print(f"seed {seed} ({time.perf_counter() - start:.1f} s): {result.verdict().label}")
-        for check in result.checks:
-            print(f"  [{'holds' if check.holds else 'FAILS' if check.holds is False else 'n/a'}] {check.claim}: {check.detail}")
-        gradient = ", ".join(f"{n} {g.bias:+.2f}/{g.std:.2f}" for n, g in result.gradient.items())
-        print(f"  gradient bias/std vs Kalman {result.kalman_gradient:.3f}: {gradient}")
-        estimates = ", ".join(f"{n} {e.final_theta:.3f}" for n, e in result.estimation.items())
-        print(f"  estimated theta (Kalman MLE {result.kalman_mle:.3f}): {estimates}")
+PREVIOUS = "c45ca62"  # the last commit before the claims conversion (8 ODE steps, 16 filters)
+
+
+def previous_defaults_seconds(method: str, rev: str = PREVIOUS, extra: tuple[str, ...] = ()) -> float:
+    """Wall time of `method`'s defaults at git revision `rev` (models/ extracted to a temporary folder)."""
+    root = Path(__file__).resolve().parents[1]
+    code = ("import time, torch; torch.set_num_threads(1); from models.common import no_progress; "
+            f"from models.{method} import SPEC; t = time.perf_counter(); SPEC.run(SPEC.params_model(), no_progress); "
+            "print(time.perf_counter() - t)")
+    with tempfile.TemporaryDirectory() as tmp:
+        archive = subprocess.run(["git", "archive", rev, "models", *extra], cwd=root, capture_output=True, check=True)
+        subprocess.run(["tar", "-x", "-C", tmp], input=archive.stdout, check=True)
+        env = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONPATH": tmp}
+        out = subprocess.run([sys.executable, "-c", code], cwd=tmp, env=env, capture_output=True, text=True, check=True)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def headline(seeds: int) -> None:
+    params = Params(seeds=seeds)
+    start = time.perf_counter()
+    result = run(params, lambda f, m="": None)
+    print(f"\nHeadline: defaults over {seeds} seeds ({time.perf_counter() - start:.1f} s): {result.verdict().label}")
+    for claim in result.claims:
+        notes = "; ".join(f"seed {o.seed}: {o.note or o.value}" for o in claim.seeds)
+        print(f"  [{claim.holds}] {claim.id}: {claim.ours.text}  ({notes})")
+    if result.standing is not None:
+        print("  gradient RMSE (mean over seeds):", {k: round(v, 3) for k, v in result.standing.scores.items()})
+
+
+def runtime_against_previous() -> None:
+    start = time.perf_counter()
+    run(Params(), lambda f, m="": None)
+    now = time.perf_counter() - start
+    before = previous_defaults_seconds("diffusion_resampling")
+    print(f"\nDefaults, one thread: now {now:.1f} s (32 ODE steps, 64 paired filters, float32 filters, no estimation) "
+          f"against {before:.1f} s at {PREVIOUS} (8 steps, 16 filters, float64, 10 Adam steps): ratio {before / now:.2f}x")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--quick", action="store_true", help="one seed, no comparison with the previous version")
     args = parser.parse_args()
     torch.set_num_threads(1)
     print("Ensemble score: batched vs per-particle loop (one set, float32, one thread)")
     for n in (64, 256, 1024):
         speed(n)
-    headline([0, 1, 2], args.quick)
+    headline(1 if args.quick else 3)
+    if not args.quick:
+        runtime_against_previous()
 
 
 if __name__ == "__main__":

@@ -31,27 +31,30 @@ def _moment_error(result: Result) -> go.Figure:
     ))
     fig.update_layout(
         title="Moment error vs N (exact posterior)",
-        xaxis={"title": "particles N", "type": "log"},
-        yaxis={"title": "RMSE of (mean, covariance) over repeats", "type": "log"},
+        xaxis={"title": "particles N", "type": "log", "dtick": 1},
+        yaxis={"title": "RMSE of (mean, covariance) over repeats (unitless)", "type": "log", "dtick": 1},
     )
     return fig
 
 
-def _shift_derivative(result: Result) -> go.Figure:
+def _derivative(result: Result) -> go.Figure:
     fig = go.Figure()
     for name in result.resamplers:
-        points = result.mean_shift_derivative[name]
+        points = result.derivative[name]
         fig.add_trace(go.Scatter(
-            x=[p.n for p in points], y=[p.value for p in points], mode="lines+markers",
-            error_y={"type": "data", "array": [p.std for p in points], "visible": True},
-            name=f"{result.labels[name]} ({'autograd' if 'autograd' in points[0].estimator else 'finite diff.'})",
+            x=[p.n for p in points], y=[p.rmse for p in points], mode="lines+markers",
+            name=f"{result.labels[name]} ({'autograd' if 'autograd' in points[0].estimator else 'finite diff., CRN'})",
             line={"color": _COLORS[name]},
         ))
-    fig.add_hline(y=1.0, line_dash="dot", annotation_text="exact: 1")
+    own = result.importance_derivative
+    fig.add_trace(go.Scatter(
+        x=[p.n for p in own], y=[p.rmse for p in own], mode="lines+markers",
+        name="Weighted set before resampling", line={"color": "gray", "dash": "dash"},
+    ))
     fig.update_layout(
-        title="d(resampled mean) / d(shift): mean ± std",
-        xaxis={"title": "particles N", "type": "log"},
-        yaxis={"title": "derivative (dimensionless)"},
+        title=f"d(resampled mean)/dy: error to the exact {result.exact_derivative:.3f}",
+        xaxis={"title": "particles N", "type": "log", "dtick": 1},
+        yaxis={"title": "RMSE of d mean_1 / dy over repeats (unitless)", "type": "log", "dtick": 1},
     )
     return fig
 
@@ -65,7 +68,8 @@ def _gradient(result: Result) -> go.Figure:
         ))
     fig.add_hline(y=result.kalman_gradient, line_dash="dash", annotation_text="Kalman (exact)")
     fig.update_layout(
-        title=f"dl/dtheta at theta = {result.theta_eval}, {result.filter_particles} particles",
+        title=f"dl/dtheta at theta = {result.theta_eval}: {result.filters} filters of {result.filter_particles} particles",
+        xaxis={"title": "resampler"},
         yaxis={"title": "d log-likelihood / d theta (nats per unit theta)"},
         showlegend=False,
     )
@@ -90,11 +94,32 @@ def _estimation(result: Result) -> go.Figure:
     return fig
 
 
+def _paired(result: Result) -> go.Figure:
+    fig = go.Figure()
+    for rival in ("ot", "soft"):
+        rows = [(s.seed, s.comparisons[rival]) for s in result.per_seed if rival in s.comparisons]
+        if not rows:
+            continue
+        fig.add_trace(go.Scatter(
+            x=[f"seed {seed}" for seed, _ in rows], y=[c.point for _, c in rows], mode="markers",
+            name=f"vs {result.labels[rival]}", marker={"color": _COLORS[rival], "size": 10},
+            error_y={"type": "data", "symmetric": False, "array": [c.high - c.point for _, c in rows],
+                     "arrayminus": [c.point - c.low for _, c in rows]},
+        ))
+    fig.add_hline(y=0.0, line_dash="dot", annotation_text="no difference")
+    fig.update_layout(
+        title=f"RMSE(diffusion) - RMSE(rival) of dl/dtheta, paired bootstrap 95% interval over {result.filters} filters",
+        xaxis={"title": "seed"}, yaxis={"title": "RMSE difference (nats per unit theta); below 0: diffusion better"},
+    )
+    return fig
+
+
 def figures(result: Result) -> dict[str, go.Figure]:
     out = {
         "moment_error": _moment_error(result),
-        "shift_derivative": _shift_derivative(result),
+        "derivative": _derivative(result),
         "gradient": _gradient(result),
+        "paired": _paired(result),
     }
     if result.estimation:
         out["estimation"] = _estimation(result)

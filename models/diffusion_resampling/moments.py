@@ -1,12 +1,13 @@
 """Experiment 1: resample a weighted Gaussian-mixture posterior; moment error against N, and the
-pathwise derivative of the resampled mean with respect to a shift of the particles.
+derivative of the resampled mean with respect to the observation, which moves the weights.
 
 Prior draws x_i ~ p (a 2-D Gaussian mixture), weights w_i proportional to N(y; A x_i, R): the weighted
-set targets the posterior, itself a Gaussian mixture known in closed form, so the resampled mean
-and covariance are compared with exact values. Shifting every particle by theta e_1 shifts the
-target mean by theta e_1, so d(resampled mean)/d theta should be 1: differentiable resamplers give it
-by reverse-mode autograd in the same pass; multinomial and systematic have no pathwise derivative
-in the weights, so the only estimate is a finite difference between independent resamplings.
+set targets the posterior, itself a Gaussian mixture known in closed form, so the resampled mean and
+covariance are compared with exact values, and d(posterior mean_1)/dy is exact by autograd through the
+closed form. Moving y changes only the weights (the particles stay), so this derivative tests whether
+gradients flow through the weights: differentiable resamplers give it by reverse-mode autograd;
+multinomial and systematic resampling have no pathwise derivative in the weights, so theirs is a central
+finite difference with common random numbers (the same ancestor draws at y + h and y - h).
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ from models.diffusion_resampling.resamplers import (
 __all__ = [
     "FD_STEP",
     "MomentCell",
+    "moment_rmse",
+    "weighted_set_derivative",
     "PosteriorProblem",
     "draw_weighted_sets",
     "importance_errors",
@@ -35,7 +38,7 @@ __all__ = [
 ]
 
 GRAPH_ELEMENTS = 1 << 24  # (n, n) entries kept by one autograd graph (~64 MB per float32 copy)
-FD_STEP = 0.1  # theta step of the finite difference for non-differentiable resamplers
+FD_STEP = 0.05  # observation step of the finite difference for non-differentiable resamplers
 DTYPE = torch.float32
 
 
@@ -47,9 +50,17 @@ class PosteriorProblem:
     observation: torch.Tensor
     posterior: GaussianMixture
 
-    def log_likelihood(self, x: torch.Tensor) -> torch.Tensor:
-        residual = self.observation - x @ self.operator.T
+    def log_likelihood(self, x: torch.Tensor, shift: torch.Tensor | float = 0.0) -> torch.Tensor:
+        """log N(y + shift; A x, R) up to a constant; `shift` (R, 1, 1) moves the observation per set."""
+        residual = self.observation + shift - x @ self.operator.T
         return -0.5 * (residual**2).sum(-1) / self.noise_cov[0, 0]
+
+    def mean_derivative(self) -> float:
+        """d(posterior mean_1)/dy, exact: autograd through the closed-form mixture posterior."""
+        y = self.observation.detach().clone().requires_grad_(True)
+        mean = self.prior.linear_gaussian_posterior(y, self.operator, self.noise_cov).mean()
+        (grad,) = torch.autograd.grad(mean[0], y)
+        return float(grad.sum())
 
 
 @dataclass(frozen=True)
@@ -60,7 +71,7 @@ class MomentCell:
     cov_rmse: float
     rmse: float
     derivative: float
-    derivative_std: float
+    derivative_rmse: float
     estimator: str
 
 
@@ -120,55 +131,84 @@ def graph_length(name: ResamplerName, settings: ResamplerSettings) -> int:
     return 1
 
 
-def _pathwise_shift_derivative(
-    log_w: torch.Tensor, x: torch.Tensor, shift: torch.Tensor, resample: Resampler,
-    settings: ResamplerSettings, generator: torch.Generator, name: ResamplerName = "diffusion",
+def _pathwise_derivative(
+    problem: PosteriorProblem, x: torch.Tensor, resample: Resampler, settings: ResamplerSettings,
+    generator: torch.Generator, name: ResamplerName = "diffusion",
 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    """Resampled means, covariances and d(mean_1)/d(theta) by reverse-mode autograd, per set.
+    """Resampled means, covariances and d(mean_1)/dy by reverse-mode autograd, per set.
 
-    Each set gets its own theta, so one backward pass returns one derivative per set; the sets go
-    through in chunks so the graph stays below GRAPH_ELEMENTS matrix entries.
+    Each set gets its own observation shift theta, so one backward pass returns one derivative per set;
+    the sets go through in chunks so the graph stays below GRAPH_ELEMENTS matrix entries.
     """
     repeats, n = x.shape[0], x.shape[1]
     chunk = max(1, GRAPH_ELEMENTS // (n * n * graph_length(name, settings)))
     means, covs, derivatives = [], [], []
     for start in range(0, repeats, chunk):
         part = slice(start, min(start + chunk, repeats))
-        theta = torch.zeros(part.stop - part.start, dtype=x.dtype, device=x.device, requires_grad=True)
-        new_log_w, new_x = resample(log_w[part], x[part] + theta[:, None, None] * shift[part], generator)
+        theta = torch.zeros(part.stop - part.start, 1, 1, dtype=x.dtype, device=x.device, requires_grad=True)
+        log_w = problem.log_likelihood(x[part], theta)
+        new_log_w, new_x = resample(log_w, x[part], generator)
         mean, cov = _weighted_moments(new_log_w, new_x)
         (derivative,) = torch.autograd.grad(mean[:, 0].sum(), theta)
         means.append(mean.detach())
         covs.append(cov.detach())
-        derivatives.append(derivative)
+        derivatives.append(derivative[:, 0, 0])
     return torch.cat(means), torch.cat(covs), torch.cat(derivatives)
 
 
+def _copy(generator: torch.Generator) -> torch.Generator:
+    twin = torch.Generator(device=generator.device)
+    twin.set_state(generator.get_state())
+    return twin
+
+
+def _finite_difference(
+    problem: PosteriorProblem, x: torch.Tensor, resample: Resampler, generator: torch.Generator,
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Moments at y and a central difference in y with common random numbers (the same draws at y +- h)."""
+    state = _copy(generator)
+    new_log_w, new_x = resample(problem.log_likelihood(x), x, generator)
+    mean, cov = _weighted_moments(new_log_w, new_x)
+    plus = _weighted_moments(*resample(problem.log_likelihood(x, FD_STEP), x, _copy(state)))[0][..., 0]
+    minus = _weighted_moments(*resample(problem.log_likelihood(x, -FD_STEP), x, _copy(state)))[0][..., 0]
+    return mean, cov, (plus - minus) / (2 * FD_STEP)
+
+
+def weighted_set_derivative(problem: PosteriorProblem, x: torch.Tensor) -> torch.Tensor:
+    """d(weighted mean_1)/dy of the weighted sets themselves (self-normalised importance sampling)."""
+    theta = torch.zeros(x.shape[0], 1, 1, dtype=x.dtype, device=x.device, requires_grad=True)
+    mean, _ = _weighted_moments(problem.log_likelihood(x, theta), x)
+    (derivative,) = torch.autograd.grad(mean[:, 0].sum(), theta)
+    return derivative[:, 0, 0]
+
+
 def run_moment_cell(
-    problem: PosteriorProblem, log_w: torch.Tensor, x: torch.Tensor, name: ResamplerName,
+    problem: PosteriorProblem, x: torch.Tensor, name: ResamplerName,
     settings: ResamplerSettings, generator: torch.Generator,
 ) -> MomentCell:
-    """Resample each weighted set once; compare its moments with the exact posterior's."""
-    repeats = x.shape[0]
+    """Resample each weighted set once; compare its moments and d(mean_1)/dy with the exact posterior's."""
     resample = resampler(name, settings)
-    shift = torch.zeros_like(x)
-    shift[..., 0] = 1.0
     if name in DIFFERENTIABLE:
-        mean, cov, derivative = _pathwise_shift_derivative(log_w, x, shift, resample, settings, generator, name)
+        mean, cov, derivative = _pathwise_derivative(problem, x, resample, settings, generator, name)
         estimator = "autograd (reverse mode)"
     else:
-        new_log_w, new_x = resample(log_w, x, generator)
-        mean, cov = _weighted_moments(new_log_w, new_x)
-        plus = _weighted_moments(*resample(log_w, x + FD_STEP * shift, generator))[0][..., 0]
-        minus = _weighted_moments(*resample(log_w, x - FD_STEP * shift, generator))[0][..., 0]
-        derivative = (plus - minus) / (2 * FD_STEP)
-        estimator = f"central finite difference, step {FD_STEP}, independent draws"
+        mean, cov, derivative = _finite_difference(problem, x, resample, generator)
+        estimator = f"central finite difference, step {FD_STEP}, common random numbers"
     rmse, mean_rmse, cov_rmse = _errors(problem, mean, cov)
+    exact = problem.mean_derivative()
     return MomentCell(
         mean_rmse=mean_rmse,
         cov_rmse=cov_rmse,
         rmse=rmse,
         derivative=float(derivative.mean()),
-        derivative_std=float(derivative.std()) if repeats > 1 else 0.0,
+        derivative_rmse=float((derivative - exact).pow(2).mean().sqrt()),
         estimator=estimator,
     )
+
+
+def moment_rmse(problem: PosteriorProblem, x: torch.Tensor, name: ResamplerName, settings: ResamplerSettings,
+                generator: torch.Generator) -> float:
+    """Moment RMSE of one resampler without derivatives (the ODE convergence check)."""
+    with torch.no_grad():
+        new_log_w, new_x = resampler(name, settings)(problem.log_likelihood(x), x, generator)
+    return _errors(problem, *_weighted_moments(new_log_w, new_x))[0]

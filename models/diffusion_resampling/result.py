@@ -6,15 +6,17 @@ import io
 
 from pydantic import BaseModel
 
-from models.common.contract import Artifact, MethodResult, Verdict
+from models.common.contract import Artifact, MethodResult
 
 __all__ = [
-    "Check",
+    "Convergence",
     "DerivativePoint",
     "EstimationSummary",
     "GradientSummary",
     "MomentPoint",
+    "PairedComparison",
     "Result",
+    "SeedSummary",
 ]
 
 
@@ -28,11 +30,11 @@ class MomentPoint(BaseModel):
 
 
 class DerivativePoint(BaseModel):
-    """d(resampled mean_1)/d(theta) for a shift theta e_1 of every particle; the exact value is 1."""
+    """d(resampled mean_1)/dy over the repeats: mean, and RMSE to the exact posterior's derivative."""
 
     n: int
     value: float
-    std: float
+    rmse: float
     estimator: str
 
 
@@ -54,21 +56,49 @@ class EstimationSummary(BaseModel):
     path: list[list[float]]
 
 
-class Check(BaseModel):
-    """One of the paper's "must show" claims, evaluated on this run."""
+class PairedComparison(BaseModel):
+    """RMSE(diffusion) - RMSE(rival) of the filter gradient, with its paired bootstrap 95% interval."""
 
-    claim: str
-    holds: bool | None
-    detail: str
+    rival: str
+    point: float
+    low: float
+    high: float
+
+
+class Convergence(BaseModel):
+    """Diffusion's moment RMSE at the largest N with the chosen Euler steps and with twice as many."""
+
+    n: int
+    steps: int
+    rmse: float
+    doubled_rmse: float
+    relative_change: float
+
+
+class SeedSummary(BaseModel):
+    """What the claims need from one seed."""
+
+    seed: int
+    gradient_rmse: dict[str, float]
+    comparisons: dict[str, PairedComparison]
+    moment_ratio: float | None
+    derivative_ratio: float | None
+    convergence: Convergence | None
 
 
 class Result(MethodResult):
+    """Figures and tables show the first seed; the claims and `per_seed` cover every seed."""
+
+    seeds: list[int]
+    per_seed: list[SeedSummary]
     particles: list[int]
     resamplers: list[str]
     labels: dict[str, str]
     moment_error: dict[str, list[MomentPoint]]
     importance_error: list[MomentPoint]
-    mean_shift_derivative: dict[str, list[DerivativePoint]]
+    derivative: dict[str, list[DerivativePoint]]
+    importance_derivative: list[DerivativePoint]
+    exact_derivative: float
     theta_eval: float
     kalman_log_likelihood: float
     kalman_gradient: float
@@ -78,7 +108,7 @@ class Result(MethodResult):
     estimation: dict[str, EstimationSummary]
     filter_steps: int
     filter_particles: int
-    checks: list[Check]
+    filters: int
 
     def metrics(self) -> dict[str, float | int | str]:
         out: dict[str, float | int | str] = {
@@ -89,27 +119,17 @@ class Result(MethodResult):
         for name in self.resamplers:
             label = self.labels[name]
             out[f"{label}: moment RMSE at N = {largest}"] = round(self.moment_error[name][-1].rmse, 4)
-            out[f"{label}: d mean / d shift at N = {largest}"] = round(self.mean_shift_derivative[name][-1].value, 4)
+            out[f"{label}: d mean / dy RMSE at N = {largest}"] = round(self.derivative[name][-1].rmse, 4)
             out[f"{label}: gradient bias"] = round(self.gradient[name].bias, 4)
             out[f"{label}: gradient std"] = round(self.gradient[name].std, 4)
             if name in self.estimation:
                 out[f"{label}: estimated theta"] = round(self.estimation[name].final_theta, 4)
         return out
 
-    def verdict(self) -> Verdict:
-        decided = [c for c in self.checks if c.holds is not None]
-        failed = [c for c in decided if not c.holds]
-        if not decided:
-            return Verdict("Not evaluated", "info", "Select diffusion, soft and multinomial to evaluate the claims.")
-        detail = "; ".join(f"{c.claim}: {c.detail}" for c in (failed or decided))
-        if failed:
-            return Verdict(f"{len(failed)} of {len(decided)} claims did not reproduce", "warning", detail)
-        return Verdict(f"All {len(decided)} claims reproduce", "success", detail)
-
     def artifacts(self) -> dict[str, Artifact]:
         return {
             "moment_error.csv": Artifact.csv(self._moment_csv()),
-            "mean_shift_derivative.csv": Artifact.csv(self._derivative_csv()),
+            "observation_derivative.csv": Artifact.csv(self._derivative_csv()),
             "gradient.csv": Artifact.csv(self._gradient_csv()),
             "estimation.csv": Artifact.csv(self._estimation_csv()),
         }
@@ -125,10 +145,11 @@ class Result(MethodResult):
 
     def _derivative_csv(self) -> str:
         out = io.StringIO()
-        out.write("resampler,n,value,std,estimator\n")
-        for name in self.resamplers:
-            for p in self.mean_shift_derivative[name]:
-                out.write(f"{name},{p.n},{p.value:.6g},{p.std:.6g},{p.estimator}\n")
+        out.write("resampler,n,mean,rmse_to_exact,estimator,exact\n")
+        rows = [("importance (before resampling)", p) for p in self.importance_derivative]
+        rows += [(name, p) for name in self.resamplers for p in self.derivative[name]]
+        for name, p in rows:
+            out.write(f"{name},{p.n},{p.value:.6g},{p.rmse:.6g},{p.estimator},{self.exact_derivative:.6g}\n")
         return out.getvalue()
 
     def _gradient_csv(self) -> str:

@@ -1,14 +1,17 @@
-"""run(params, progress): moments and shift derivatives, filter gradients, then estimation by ascent."""
+"""run(params, progress): per seed, moments and derivatives, the ODE check, filter gradients, estimation."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass, replace
 
 import numpy as np
 import torch
 
+from models.common.claims import Standing, evaluate_claims, run_seeds, seed_values
 from models.common.contract import MethodInputError, Progress
 from models.common.device import torch_device
 from models.common.progress import MonotoneProgress
-from models.diffusion_resampling.claims import evaluate_claims
+from models.diffusion_resampling.claims import CLAIMS, measure
 from models.diffusion_resampling.filtering import (
     TRUE_THETA,
     gradient_ascent,
@@ -16,28 +19,35 @@ from models.diffusion_resampling.filtering import (
     kalman_log_likelihood,
     kalman_mle,
     lgssm,
+    paired_bootstrap,
 )
 from models.diffusion_resampling.moments import (
     draw_weighted_sets,
     graph_length,
     importance_errors,
+    moment_rmse,
     posterior_problem,
     run_moment_cell,
+    weighted_set_derivative,
 )
 from models.diffusion_resampling.params import MAX_GRAPH_ENTRIES, MAX_MOMENT_WORK, Params
 from models.diffusion_resampling.resamplers import RESAMPLER_LABELS, ResamplerSettings, resampler
 from models.diffusion_resampling.result import (
+    Convergence,
     DerivativePoint,
     EstimationSummary,
     GradientSummary,
     MomentPoint,
+    PairedComparison,
     Result,
+    SeedSummary,
 )
 
-__all__ = ["ESTIMATION_START", "run"]
+__all__ = ["BOOTSTRAP_DRAWS", "ESTIMATION_START", "run"]
 
 ESTIMATION_START = 0.1  # theta where gradient ascent starts (the true value is 0.5)
-_STAGES = {"moments": (0.0, 0.45), "gradient": (0.45, 0.6), "estimation": (0.6, 1.0)}
+BOOTSTRAP_DRAWS = 2000
+_STAGES = {"moments": (0.0, 0.3), "gradient": (0.3, 0.85), "estimation": (0.85, 1.0)}
 
 
 def _generator(device: str, *key: int) -> torch.Generator:
@@ -73,57 +83,88 @@ def _settings(params: Params) -> ResamplerSettings:
     )
 
 
-def _moments(
-    params: Params, device: str, progress: Progress
-) -> tuple[dict[str, list[MomentPoint]], list[MomentPoint], dict[str, list[DerivativePoint]]]:
+@dataclass
+class _Moments:
+    errors: dict[str, list[MomentPoint]]
+    importance: list[MomentPoint]
+    derivatives: dict[str, list[DerivativePoint]]
+    importance_derivative: list[DerivativePoint]
+    exact_derivative: float
+    convergence: Convergence | None
+
+
+def _moments(params: Params, seed: int, device: str, progress: Progress) -> _Moments:
     problem = posterior_problem(device)
     settings = _settings(params)
-    errors: dict[str, list[MomentPoint]] = {name: [] for name in params.resamplers}
-    importance: list[MomentPoint] = []
-    derivatives: dict[str, list[DerivativePoint]] = {name: [] for name in params.resamplers}
+    out = _Moments({name: [] for name in params.resamplers}, [], {name: [] for name in params.resamplers}, [],
+                   problem.mean_derivative(), None)
     cells = len(params.particles) * len(params.resamplers)
     done = 0
     for n in params.particles:
-        log_w, x = draw_weighted_sets(problem, n, params.moment_repeats, _generator(device, params.seed, 1, n))
+        log_w, x = draw_weighted_sets(problem, n, params.moment_repeats, _generator(device, seed, 1, n))
         rmse, mean_rmse, cov_rmse = importance_errors(problem, log_w, x)
-        importance.append(MomentPoint(n=n, rmse=rmse, mean_rmse=mean_rmse, cov_rmse=cov_rmse))
+        out.importance.append(MomentPoint(n=n, rmse=rmse, mean_rmse=mean_rmse, cov_rmse=cov_rmse))
+        own = weighted_set_derivative(problem, x)
+        out.importance_derivative.append(DerivativePoint(
+            n=n, value=float(own.mean()), rmse=float((own - out.exact_derivative).pow(2).mean().sqrt()),
+            estimator="autograd (self-normalised weights)"))
         for index, name in enumerate(params.resamplers):
-            cell = run_moment_cell(problem, log_w, x, name, settings, _generator(device, params.seed, 2, n, index))
-            errors[name].append(MomentPoint(n=n, rmse=cell.rmse, mean_rmse=cell.mean_rmse, cov_rmse=cell.cov_rmse))
-            derivatives[name].append(
-                DerivativePoint(n=n, value=cell.derivative, std=cell.derivative_std, estimator=cell.estimator)
-            )
+            cell = run_moment_cell(problem, x, name, settings, _generator(device, seed, 2, n, index))
+            out.errors[name].append(MomentPoint(n=n, rmse=cell.rmse, mean_rmse=cell.mean_rmse, cov_rmse=cell.cov_rmse))
+            out.derivatives[name].append(
+                DerivativePoint(n=n, value=cell.derivative, rmse=cell.derivative_rmse, estimator=cell.estimator))
             done += 1
-            progress(done / cells, f"moments: {name} at N = {n}")
-    return errors, importance, derivatives
+            progress(done / (cells + 1), f"moments: {name} at N = {n}")
+        if n == params.particles[-1] and "diffusion" in params.resamplers:
+            doubled = replace(settings, ode_steps=2 * settings.ode_steps)
+            same_draws = _generator(device, seed, 2, n, params.resamplers.index("diffusion"))  # as the cell's
+            again = moment_rmse(problem, x, "diffusion", doubled, same_draws)
+            now = out.errors["diffusion"][-1].rmse
+            out.convergence = Convergence(n=n, steps=settings.ode_steps, rmse=now, doubled_rmse=again,
+                                          relative_change=abs(now - again) / again)
+    progress(1.0, "moments: ODE convergence check")
+    return out
 
 
-def run(params: Params, progress: Progress) -> Result:
-    """Experiment 1 (moments, shift derivative), 2 (filter gradients), 3 (estimation), then the claims."""
-    _check_budget(params)
-    _check_graph(params)
-    device = torch_device()
-    monotone = MonotoneProgress(progress)
-    moment_error, importance, derivatives = _moments(params, device, monotone.stage(*_STAGES["moments"]))
+@dataclass
+class _Gradients:
+    observations: torch.Tensor
+    kalman_ll: float
+    kalman_grad: float
+    summaries: dict[str, GradientSummary]
+    comparisons: dict[str, PairedComparison]
 
-    gradient_progress = monotone.stage(*_STAGES["gradient"])
-    _, observations = lgssm(TRUE_THETA, device).simulate(params.filter_steps, _generator(device, params.seed, 3))
+
+def _gradients(params: Params, seed: int, device: str, progress: Progress) -> _Gradients:
+    """Every resampler's R filters share the observations and the propagation noise (paired by filter)."""
+    _, observations = lgssm(TRUE_THETA, device).simulate(params.filter_steps, _generator(device, seed, 3))
     kalman_ll, kalman_grad = kalman_log_likelihood(params.theta_eval, observations)
     settings = _settings(params)
-    gradient: dict[str, GradientSummary] = {}
+    summaries: dict[str, GradientSummary] = {}
     for index, name in enumerate(params.resamplers):
         stats = gradient_stats(
             params.theta_eval, observations, params.filter_particles, params.gradient_repeats,
-            resampler(name, settings), _generator(device, params.seed, 4, index), kalman_grad,
+            resampler(name, settings), _generator(device, seed, 4, index), kalman_grad, _generator(device, seed, 5),
         )
-        gradient[name] = GradientSummary(
+        summaries[name] = GradientSummary(
             bias=stats.bias, std=stats.std, rmse=stats.rmse, mean_log_likelihood=stats.mean_log_likelihood,
             samples=stats.gradients,
         )
-        gradient_progress((index + 1) / len(params.resamplers), f"filter gradient: {name}")
+        progress((index + 1) / len(params.resamplers), f"filter gradient: {name}")
+    comparisons: dict[str, PairedComparison] = {}
+    if "diffusion" in summaries:
+        ours = np.asarray(summaries["diffusion"].samples) - kalman_grad
+        for rival in ("ot", "soft"):
+            if rival in summaries:
+                other = np.asarray(summaries[rival].samples) - kalman_grad
+                point, low, high = paired_bootstrap(ours, other, BOOTSTRAP_DRAWS, np.random.default_rng([seed, 6]))
+                comparisons[rival] = PairedComparison(rival=rival, point=point, low=low, high=high)
+    return _Gradients(observations, kalman_ll, kalman_grad, summaries, comparisons)
 
-    mle = kalman_mle(observations)
-    estimation_progress = monotone.stage(*_STAGES["estimation"])
+
+def _estimation(params: Params, seed: int, observations: torch.Tensor, mle: float,
+                progress: Progress) -> dict[str, EstimationSummary]:
+    settings = _settings(params)
     estimation: dict[str, EstimationSummary] = {}
     total = max(params.estimation_iterations * len(params.resamplers), 1)
     for index, name in enumerate(params.resamplers):
@@ -132,31 +173,78 @@ def run(params: Params, progress: Progress) -> Result:
 
         def tick(iteration: int, index: int = index, name: str = name) -> None:
             step = index * params.estimation_iterations + iteration + 1
-            estimation_progress(step / total, f"estimation: {name}, Adam step {iteration + 1}")
+            progress(step / total, f"estimation: {name}, Adam step {iteration + 1}")
 
         path = gradient_ascent(
             ESTIMATION_START, observations, params.filter_particles, params.estimation_repeats,
-            resampler(name, settings), params.seed * 7919 + index, params.estimation_iterations,
+            resampler(name, settings), seed * 7919 + index, params.estimation_iterations,
             params.learning_rate, tick,
         )
         final = float(np.mean(path[-1]))
         estimation[name] = EstimationSummary(final_theta=final, error_to_mle=abs(final - mle), path=path)
+    return estimation
+
+
+@dataclass
+class _SeedRun:
+    moments: _Moments
+    gradients: _Gradients
+    mle: float
+    estimation: dict[str, EstimationSummary]
+    summary: SeedSummary
+
+
+def _ratio(ours: list[float], reference: list[float]) -> float | None:
+    return ours[-1] / reference[-1] if reference[-1] > 0 else None
+
+
+def _one_seed(params: Params, seed: int, device: str, progress: Progress) -> _SeedRun:
+    monotone = MonotoneProgress(progress)
+    moments = _moments(params, seed, device, monotone.stage(*_STAGES["moments"]))
+    gradients = _gradients(params, seed, device, monotone.stage(*_STAGES["gradient"]))
+    mle = kalman_mle(gradients.observations)
+    estimation = _estimation(params, seed, gradients.observations, mle, monotone.stage(*_STAGES["estimation"]))
+    has = "diffusion" in params.resamplers
+    summary = SeedSummary(
+        seed=seed, gradient_rmse={name: g.rmse for name, g in gradients.summaries.items()},
+        comparisons=gradients.comparisons,
+        moment_ratio=_ratio([p.rmse for p in moments.errors["diffusion"]], [p.rmse for p in moments.importance])
+        if has else None,
+        derivative_ratio=_ratio([p.rmse for p in moments.derivatives["diffusion"]],
+                                [p.rmse for p in moments.importance_derivative]) if has else None,
+        convergence=moments.convergence,
+    )
+    return _SeedRun(moments, gradients, mle, estimation, summary)
+
+
+def run(params: Params, progress: Progress) -> Result:
+    """Each seed: experiment 1 (moments, derivative, ODE check), 2 (filter gradients), 3 (estimation)."""
+    _check_budget(params)
+    _check_graph(params)
+    device = torch_device()
+    monotone = MonotoneProgress(progress)
+    seeds = seed_values(params.seed, params.seeds)
+    runs = run_seeds(seeds, lambda seed, stage: _one_seed(params, seed, device, stage), monotone)
+    measured = [measure(r.summary, params.gradient_repeats) for r in runs]
+    claims = evaluate_claims(CLAIMS, {c.id: [m[c.id] for m in measured] for c in CLAIMS}, seeds)
+    standing = None
+    if "diffusion" in params.resamplers and len(params.resamplers) > 1:
+        standing = Standing(
+            metric="filter-gradient RMSE to the Kalman gradient", lower_is_better=True, method="diffusion",
+            scores={name: float(np.mean([r.summary.gradient_rmse[name] for r in runs])) for name in params.resamplers},
+        )
+    first = runs[0]
     monotone(1.0, "done")
     return Result(
-        particles=params.particles,
-        resamplers=list(params.resamplers),
+        claims=claims, standing=standing, seeds=seeds, per_seed=[r.summary for r in runs],
+        particles=params.particles, resamplers=list(params.resamplers),
         labels={name: RESAMPLER_LABELS[name] for name in params.resamplers},
-        moment_error=moment_error,
-        importance_error=importance,
-        mean_shift_derivative=derivatives,
-        theta_eval=params.theta_eval,
-        kalman_log_likelihood=kalman_ll,
-        kalman_gradient=kalman_grad,
-        gradient=gradient,
-        true_theta=TRUE_THETA,
-        kalman_mle=mle,
-        estimation=estimation,
-        filter_steps=params.filter_steps,
-        filter_particles=params.filter_particles,
-        checks=evaluate_claims(moment_error, derivatives, gradient),
+        moment_error=first.moments.errors, importance_error=first.moments.importance,
+        derivative=first.moments.derivatives, importance_derivative=first.moments.importance_derivative,
+        exact_derivative=first.moments.exact_derivative,
+        theta_eval=params.theta_eval, kalman_log_likelihood=first.gradients.kalman_ll,
+        kalman_gradient=first.gradients.kalman_grad, gradient=first.gradients.summaries,
+        true_theta=TRUE_THETA, kalman_mle=first.mle, estimation=first.estimation,
+        filter_steps=params.filter_steps, filter_particles=params.filter_particles,
+        filters=params.gradient_repeats,
     )

@@ -31,12 +31,14 @@ def test_a_short_run_shows_the_claims_tables_and_figures(live_backend: str) -> N
     at = click_run(at)  # the controls sit in a form: their values travel with the Run click
     assert not at.exception
     subheaders = [h.value for h in at.subheader]
-    assert "The paper's claims in this run" in subheaders
+    assert "The paper's claims, checked here" in subheaders
     assert any(h.startswith("Experiment 2: dl/dtheta") for h in subheaders)
-    moments = next(df.value for df in at.dataframe if "N = 16" in df.value.columns)
+    moments = next(df.value for df in at.dataframe if "moment RMSE, N = 16" in df.value.columns)
     assert len(moments) == 6  # the weighted set plus five resamplers
-    assert len(at.get("plotly_chart")) == 4
-    assert "Kalman MLE of theta" in page_text(at)
+    assert len(at.get("plotly_chart")) == 5
+    text = page_text(at)
+    assert "ODE convergence check" in text and "paired" in text
+    assert "None" not in text and "nan" not in text
 
 
 def test_example_fills_the_controls(live_backend: str) -> None:

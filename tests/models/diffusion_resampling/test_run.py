@@ -5,11 +5,12 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
+from models.common.claims import evaluate_claims
 from models.common.contract import MethodInputError
 from models.diffusion_resampling import SPEC
-from models.diffusion_resampling.claims import evaluate_claims
+from models.diffusion_resampling.claims import CLAIMS, measure
 from models.diffusion_resampling.params import Params
-from models.diffusion_resampling.result import DerivativePoint, GradientSummary, MomentPoint
+from models.diffusion_resampling.result import Convergence, PairedComparison, SeedSummary
 from models.diffusion_resampling.run import run
 from tests.models.diffusion_resampling.conftest import small_params
 
@@ -18,7 +19,7 @@ def test_small_run_has_the_cli_keys_and_is_reproducible() -> None:
     fractions: list[float] = []
     result = run(small_params(), lambda f, m="": fractions.append(f))
     dumped = result.model_dump()
-    for key in ("moment_error", "mean_shift_derivative", "gradient", "kalman_gradient"):
+    for key in ("moment_error", "derivative", "gradient", "kalman_gradient", "claims", "per_seed"):
         assert key in dumped
     assert [p["n"] for p in dumped["moment_error"]["diffusion"]] == [16, 64]
     assert {"bias", "std"} <= set(dumped["gradient"]["soft"])
@@ -27,8 +28,11 @@ def test_small_run_has_the_cli_keys_and_is_reproducible() -> None:
     assert again.model_dump() == dumped
     other = run(small_params(seed=5), lambda f, m="": None)
     assert other.model_dump()["moment_error"] != dumped["moment_error"]
-    assert set(result.artifacts()) == {"moment_error.csv", "mean_shift_derivative.csv", "gradient.csv", "estimation.csv"}
-    assert set(SPEC.figures(result)) == {"moment_error", "shift_derivative", "gradient", "estimation"}
+    assert set(result.artifacts()) == {"moment_error.csv", "observation_derivative.csv", "gradient.csv", "estimation.csv"}
+    assert set(SPEC.figures(result)) == {"moment_error", "derivative", "gradient", "paired", "estimation"}
+    two = run(small_params(seeds=2), lambda f, m="": None)
+    assert [c.seeds[0].value for c in two.claims] == [c.seeds[0].value for c in result.claims]
+    assert len(two.per_seed) == 2 and two.per_seed[1].seed == 1
 
 
 def test_bad_inputs_name_the_field_and_the_limit() -> None:
@@ -44,38 +48,38 @@ def test_bad_inputs_name_the_field_and_the_limit() -> None:
         run(Params(particles=[1024], moment_repeats=4, ode_steps=64), lambda f, m="": None)
 
 
-def _points(values: list[float]) -> list[MomentPoint]:
-    return [MomentPoint(n=16 * 4**i, rmse=v, mean_rmse=v, cov_rmse=v) for i, v in enumerate(values)]
+def _summary(high_ot: float = -0.1, ratio: float = 1.2, change: float = 0.02) -> SeedSummary:
+    pair = PairedComparison(rival="ot", point=high_ot - 0.2, low=high_ot - 0.4, high=high_ot)
+    conv = Convergence(n=512, steps=32, rmse=0.3, doubled_rmse=0.3 / (1 + change), relative_change=change)
+    return SeedSummary(seed=0, gradient_rmse={"diffusion": 1.0, "ot": 1.2}, comparisons={"ot": pair},
+                       moment_ratio=ratio, derivative_ratio=1.0, convergence=conv)
 
 
-def _grad(rmse: float) -> GradientSummary:
-    return GradientSummary(bias=0.0, std=rmse, rmse=rmse, mean_log_likelihood=0.0, samples=[])
+def _holds(summary: SeedSummary, filters: int = 64) -> dict[str, str]:
+    measured = measure(summary, filters)
+    return {c.id: c.holds for c in evaluate_claims(CLAIMS, {k: [v] for k, v in measured.items()}, [0])}
 
 
 def test_claims_hold_and_fail_on_synthetic_numbers() -> None:
-    moments = {"diffusion": _points([1.0, 0.5]), "soft": _points([1.0, 0.6])}
-    derivative = {
-        "diffusion": [DerivativePoint(n=512, value=1.02, std=0.01, estimator="autograd")],
-        "multinomial": [DerivativePoint(n=512, value=0.9, std=0.5, estimator="fd")],
-    }
-    good = evaluate_claims(moments, derivative, {"diffusion": _grad(1.0), "soft": _grad(2.0)})
-    assert [c.holds for c in good] == [True, True, True]
-    bad_derivative = {**derivative, "diffusion": [DerivativePoint(n=512, value=1.3, std=0.01, estimator="a")]}
-    bad = evaluate_claims(
-        {"diffusion": _points([0.5, 1.0])}, bad_derivative, {"diffusion": _grad(3.0), "soft": _grad(2.0)}
-    )
-    assert [c.holds for c in bad] == [False, False, False]
-    undecided = evaluate_claims({"soft": _points([1.0])}, {"soft": []}, {"soft": _grad(1.0)})
-    assert [c.holds for c in undecided] == [None, None, None]
+    good = _holds(_summary())
+    assert good["beats_ot"] == "held" and good["consistent"] == "held" and good["ode_converged"] == "held"
+    assert good["beats_soft"] == "not_tested"  # soft not in the comparisons
+    assert _holds(_summary(high_ot=0.05))["beats_ot"] == "not_held"  # the interval reaches 0
+    assert _holds(_summary(), filters=16)["beats_ot"] == "not_held"  # too few filters: refused by the floor
+    assert _holds(_summary(ratio=2.3))["consistent"] == "not_held"
+    unconverged = _holds(_summary(change=0.3))
+    assert unconverged["consistent"] == "not_held" and unconverged["ode_converged"] == "not_held"
 
 
 @pytest.mark.slow
-def test_default_run_reproduces_the_shift_derivative_and_falling_moment_error() -> None:
+def test_default_run_converged_ode_and_the_paired_comparison() -> None:
+    """Seed 0 defaults: the ODE is converged at 32 steps, the consistency claim holds, and the paired
+    interval against soft resampling lies below 0; the standing names every resampler."""
     result = run(Params(), lambda f, m="": None)
-    diffusion = {p.n: p for p in result.mean_shift_derivative["diffusion"]}[512]
-    multinomial = {p.n: p for p in result.mean_shift_derivative["multinomial"]}[512]
-    assert abs(diffusion.value - 1.0) <= 0.15
-    assert multinomial.std > 10 * diffusion.std
-    for name in result.resamplers:
-        assert result.moment_error[name][-1].rmse < result.moment_error[name][0].rmse
-    assert result.verdict().tone in {"success", "warning"}
+    conv = result.per_seed[0].convergence
+    assert conv is not None and conv.relative_change <= 0.1
+    claims = {c.id: c for c in result.claims}
+    assert claims["consistent"].holds == "held"
+    assert result.standing is not None and set(result.standing.scores) == set(result.resamplers)
+    if result.verdict().tone == "success":
+        assert not result.standing.beaten_by()
