@@ -1,11 +1,11 @@
-"""HEDP: the speed of batched prompt scoring and fused selection against a per-sample loop, and the
-paper's checks over seeds.
+"""HEDP: the speed of batched prompt scoring and two-temperature selection against a per-sample loop, and
+the paper's claims over three seeds.
 
-* Core: for every test input, every prompt's logits and energy, the distance to every centroid and the
-  fused prompt weights and mixed prediction. Batched: one forward per prompt over all inputs and one
-  einsum. Baseline: the straightforward per-sample Python loop (one input, one prompt at a time).
-  Same predictions (checked).
-* The headline table: defaults for seeds 0, 1, 2.
+* Core: for every test input, every prompt's logits and energy, the distance to every domain's nearest
+  k-means key, the fused prompt weights and the mixed-logit prediction. Batched: one forward per prompt
+  over all inputs and one einsum (`models.hedp.run.score` + `select`). Baseline: the straightforward
+  per-sample Python loop (one input, one prompt, one key at a time). Same predictions (checked).
+* The headline table: the "Reproduce the paper" example (seeds 0, 1, 2), claim by claim.
 
     python benchmarks/bench_hedp.py
 """
@@ -22,58 +22,50 @@ import torch
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from models.common import no_progress  # noqa: E402
-from models.hedp import SPEC  # noqa: E402
+from models.hedp import SPEC, examples  # noqa: E402
 from models.hedp.params import Params  # noqa: E402
-from models.hedp.prompts import Backbone, Prompt, energy  # noqa: E402
-from models.hedp.selection import CueStatistics, DomainScores, select  # noqa: E402
+from models.hedp.prompts import Backbone, Prompt  # noqa: E402
+from models.hedp.run import score  # noqa: E402
+from models.hedp.selection import Temperatures, select  # noqa: E402
+
+TEMPS = Temperatures(0.5, 0.3)
 
 
 def _setup(n: int):
     g = torch.Generator().manual_seed(0)
-    backbone = Backbone(64, 256, g)
-    prompts = [Prompt(64, 256, 10, g) for _ in range(4)]
+    backbone = Backbone(64, g).freeze()
+    prompts = [Prompt(64, 10, g) for _ in range(4)]
     with torch.no_grad():
         for p in prompts:
             p.offset.copy_(0.1 * torch.randn(64, generator=g))
-    x = torch.rand(n, 64, generator=g)
-    means = torch.rand(4, 256, generator=g)
-    stats = CueStatistics(np.full(4, -5.0), np.ones(4), np.full(4, 50.0), np.full(4, 10.0))
-    return backbone, prompts, x, means, stats
+    x = torch.rand(n, 64, generator=g).numpy()
+    keys = [torch.rand(5, 64, generator=g).numpy() for _ in range(4)]
+    return backbone, prompts, keys, x
+
+
+def batched(backbone, prompts, keys, x) -> np.ndarray:
+    return select("hybrid", score(backbone, prompts, keys, x, "cpu"), TEMPS)[1]
 
 
 @torch.no_grad()
-def batched(backbone, prompts, x, means, stats) -> np.ndarray:
-    logits = torch.stack([p(backbone, x) for p in prompts], dim=1)
-    e = energy(logits.flatten(0, 1)).reshape(logits.shape[:2])
-    d = ((backbone(x)[:, None, :] - means[None]) ** 2).sum(dim=2)
-    scores = DomainScores(e.numpy(), d.numpy(), torch.softmax(logits, dim=2).numpy(), np.zeros(len(x), dtype=int))
-    return select("hybrid", scores, stats, 0.5, 1.0)[1]
-
-
-@torch.no_grad()
-def loop(backbone, prompts, x, means, stats) -> np.ndarray:
+def loop(backbone, prompts, keys, x) -> np.ndarray:
     out = []
-    for row in x:
+    for row in torch.as_tensor(x):
         xi = row[None]
-        feats = backbone(xi)[0]
-        fused, probs = [], []
-        for k, p in enumerate(prompts):
-            logit = p(backbone, xi)[0]
-            e = float(-torch.logsumexp(logit, dim=0))
-            d = float(((feats - means[k]) ** 2).sum())
-            z_e = (e - stats.energy_mean[k]) / stats.energy_std[k]
-            z_d = (d - stats.distance_mean[k]) / stats.distance_std[k]
-            fused.append(-(0.5 * z_e + 0.5 * z_d))
-            probs.append(torch.softmax(logit, dim=0).numpy())
-        w = np.exp(np.array(fused) - max(fused))
+        feats = backbone(xi)[0].numpy()
+        logits = [p(backbone, xi)[0] for p in prompts]
+        e = [float(-torch.logsumexp(v, dim=0)) for v in logits]
+        d = [min(float(np.sqrt(((feats - c) ** 2).sum())) for c in k) for k in keys]
+        w = np.array([np.exp((min(e) - ek) / TEMPS.energy) * np.exp((min(d) - dk) / TEMPS.distance)
+                      for ek, dk in zip(e, d, strict=True)])
         w /= w.sum()
-        out.append(int(np.argmax(sum(wk * pk for wk, pk in zip(w, probs, strict=True)))))
+        out.append(int(np.argmax(sum(wk * v.numpy() for wk, v in zip(w, logits, strict=True)))))
     return np.array(out)
 
 
 def main() -> None:
     torch.set_num_threads(1)
-    print("fused selection: batched vs per-sample loop (4 prompts, 256 features)")
+    print("fused selection: batched vs per-sample loop (4 prompts, 5 keys each)")
     print(f"{'n':>6} {'batched (ms)':>13} {'loop (ms)':>10} {'ratio':>7} {'same':>5}")
     for n in (100, 450, 2000):
         args = _setup(n)
@@ -83,15 +75,19 @@ def main() -> None:
         t1 = time.perf_counter()
         slow = loop(*args)
         t2 = time.perf_counter()
-        print(f"{n:>6} {(t1 - t0) * 1e3:>13.2f} {(t2 - t1) * 1e3:>10.1f} {(t2 - t1) / (t1 - t0):>7.0f} {str(bool((fast == slow).all())):>5}")
-    print("\nheadline: defaults (30 epochs, energy weight 0.1, w = 0.5), per seed; accuracies in %")
-    print(f"{'seed':>4} {'selector':>17} {'selection':>9} {'seen':>6} {'unseen':>7}")
-    for seed in (0, 1, 2):
-        r = SPEC.run(Params(seed=seed), no_progress)
-        for k in r.selection_accuracy:
-            print(f"{seed:>4} {k:>17} {100 * r.selection_accuracy[k]:>9.1f} {100 * r.seen_accuracy[k]:>6.1f} {100 * r.unseen_accuracy[k]:>7.1f}")
-        v = r.verdict()
-        print(f"     verdict: {v.label} ({v.tone}); {r.seconds:.1f} s")
+        print(f"{n:>6} {(t1 - t0) * 1e3:>13.2f} {(t2 - t1) * 1e3:>10.1f} {(t2 - t1) / (t1 - t0):>7.0f} "
+              f"{str(bool((fast == slow).all())):>5}")
+    label = next(k for k in examples() if k.startswith("Reproduce the paper"))
+    t0 = time.perf_counter()
+    result = SPEC.run(Params.model_validate(examples()[label]), no_progress)
+    print(f"\nheadline: {label}, {time.perf_counter() - t0:.1f} s")
+    for c in result.claims:
+        values = ", ".join(f"{o.value:+.2f}" for o in c.seeds if o.value is not None)
+        print(f"  {c.id:>16}: {c.holds:>9}  {c.ours.text:>26}  per seed [{values}]  ({c.quantity} {c.criterion})")
+    print(f"  standing on {result.standing.metric}: " + ", ".join(
+        f"{k} {100 * v:.1f}%" for k, v in result.standing.scores.items()))
+    v = result.verdict()
+    print(f"  verdict: {v.label} ({v.tone})")
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
@@ -15,9 +16,9 @@ SHORT = {"hybrid": "hybrid (HEDP)", "energy_only": "energy only", "distance_only
 
 def _energies(result: Result) -> go.Figure:
     seen = result.seen_domains
-    rows = [("band on", result.regularised), ("band off", result.unregularised)]
+    rows = [("regulariser on", result.regularised), ("regulariser off", result.unregularised)]
     fig = make_subplots(
-        rows=2, cols=len(seen), shared_xaxes=True,
+        rows=2, cols=len(seen),
         subplot_titles=[f"'{d}' prompt, {label}" for label, _ in rows for d in seen],
         vertical_spacing=0.14, horizontal_spacing=0.05,
     )
@@ -28,10 +29,9 @@ def _energies(result: Result) -> go.Figure:
                     x=values, name=kind, marker_color=colour, opacity=0.6, nbinsx=30,
                     showlegend=r == 0 and c == 0, legendgroup=kind, row=r + 1, col=c + 1,
                 )
-        fig.update_yaxes(title_text="test inputs (count)", row=r + 1, col=1)
-    for c in range(len(seen)):
-        fig.update_xaxes(title_text="energy E", row=2, col=c + 1)
-    fig.update_layout(title="Energy E = -logsumexp(logits) of each prompt: its own domain vs the other seen domains",
+    fig.update_yaxes(title_text="test inputs (count)")
+    fig.update_xaxes(title_text="energy E")
+    fig.update_layout(title="Energy E = -logsumexp(logits) of each prompt (first seed): own domain vs other seen domains",
                       barmode="overlay", height=620)
     return fig
 
@@ -48,7 +48,7 @@ def _confusion(result: Result) -> go.Figure:
         )
     )
     fig.update_layout(
-        title="Hybrid domain selection: chosen prompt per true domain (%; last row unseen)",
+        title="Hybrid domain selection, first seed: chosen prompt per true domain (%; last row unseen)",
         xaxis_title="prompt chosen (arg-max fused weight)", yaxis_title="true domain of the test input",
         yaxis_autorange="reversed",
     )
@@ -58,15 +58,19 @@ def _confusion(result: Result) -> go.Figure:
 def _accuracy(result: Result) -> go.Figure:
     fig = go.Figure()
     keys = list(SELECTOR_LABELS)
-    for label, values in (
-        ("domain selection (seen)", result.selection_accuracy),
-        ("classification, seen domains", result.seen_accuracy),
-        (f"classification, unseen ({result.unseen_domain})", result.unseen_accuracy),
+    n = len(result.per_seed)
+    for label, metric in (
+        ("domain selection (seen)", "selection_accuracy"),
+        ("classification, seen domains", "seen_accuracy"),
+        (f"classification, unseen ({result.unseen_domain})", "unseen_accuracy"),
     ):
-        fig.add_bar(x=[SHORT[k] for k in keys], y=[100 * values[k] for k in keys], name=label,
+        per_seed = [[100 * getattr(s, metric)[k] for s in result.per_seed] for k in keys]
+        spread = [float(np.std(v, ddof=1)) if n > 1 else 0.0 for v in per_seed]
+        fig.add_bar(x=[SHORT[k] for k in keys], y=[float(np.mean(v)) for v in per_seed], name=label,
+                    error_y={"type": "data", "array": spread, "visible": n > 1},
                     texttemplate="%{y:.1f}", textposition="outside")
     fig.update_layout(
-        title="Selection and classification accuracy per selector (energy band on)",
+        title=f"Selection and classification accuracy per selector (mean ± sd over {n} seed{'s' * (n > 1)})",
         xaxis_title="selector", yaxis_title="accuracy (%)", yaxis_range=[0, 105], barmode="group",
     )
     return fig
@@ -78,7 +82,7 @@ def _per_domain(result: Result) -> go.Figure:
         per = result.regularised.per_domain_accuracy[key]
         fig.add_bar(x=list(per), y=[100 * v for v in per.values()], name=SHORT[key])
     fig.update_layout(
-        title="Classification accuracy per test domain (the last one is unseen)",
+        title="Classification accuracy per test domain, first seed (the last one is unseen)",
         xaxis_title="test domain", yaxis_title="accuracy (%)", barmode="group", yaxis_range=[0, 100],
     )
     return fig

@@ -1,36 +1,42 @@
-"""Parameters of an HEDP run: prompt training, the energy band and the fusion of the two cues."""
+"""Parameters of an HEDP run: pre-training, prompt training, the energy regulariser and the keys."""
 
 from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from models.common.claims import seeds_field
+
 __all__ = ["Params"]
 
 
 class Params(BaseModel):
-    """Inputs of one run; the defaults train 2 x 4 prompts and score five domains in a few seconds."""
+    """Inputs of one run; the defaults (2 seeds) take about 15 s on one core."""
 
     model_config = ConfigDict(extra="forbid")
 
-    epochs: int = Field(default=30, ge=1, le=200, description="Training passes over each domain's data per prompt.")
-    energy_weight: float = Field(
-        default=0.1, ge=0.0, le=5.0, description="Weight of the energy-band regulariser in each prompt's loss (0 = off)."
-    )
-    band_low: float = Field(default=-10.0, ge=-50.0, le=0.0, description="Lower edge of the in-domain energy band (energy units, E = -logsumexp(logits)).")
-    band_high: float = Field(default=-6.0, ge=-50.0, le=0.0, description="Upper edge of the in-domain energy band (energy units).")
-    fusion_weight: float = Field(
-        default=0.5, ge=0.0, le=1.0, description="Hybrid selector: weight of the energy cue (1 - weight goes to the distance cue)."
-    )
-    temperature: float = Field(
-        default=1.0, ge=0.05, le=10.0, description="Softmax temperature turning the fused cue into prompt weights."
-    )
-    features: int = Field(default=256, ge=32, le=1024, description="Width of the frozen random-feature backbone.")
-    centroids: int = Field(default=5, ge=1, le=20, description="k-means centroids per domain of the nearest-centroid (S-Prompts) selector.")
-    learning_rate: float = Field(default=0.01, ge=1e-4, le=0.1, description="Adam learning rate of prompts and heads.")
-    seed: int = Field(default=0, ge=0, le=2**31 - 1, description="Random seed (split, backbone, initialisation, batches).")
+    seeds: int = seeds_field(default=2, maximum=5)
+    epochs: int = Field(default=30, ge=1, le=200, title="Epochs per prompt",
+                        description="Training passes over each seen domain's images per prompt.")
+    pretrain_epochs: int = Field(default=30, ge=1, le=200, title="Pre-training epochs",
+                                 description="Passes of the feature extractor over the clean training images.")
+    energy_weight: float = Field(default=0.1, ge=0.0, le=5.0, title="Energy regulariser weight λ",
+                                 description="λ of λ(|mean E - midline| + mean (E - border)+) in each prompt's loss (0 = off).")
+    energy_midline: float = Field(default=-14.0, ge=-40.0, le=0.0, title="Energy midline",
+                                  json_schema_extra={"unit": "energy"},
+                                  description="Where the regulariser pulls the mean own-domain energy E = -logsumexp(logits).")
+    energy_border: float = Field(default=-12.0, ge=-40.0, le=0.0, title="Energy border",
+                                 json_schema_extra={"unit": "energy"},
+                                 description="Own-domain energies above this are pushed back down.")
+    keys: int = Field(default=5, ge=1, le=20, title="k-means keys per domain",
+                      description="Keys per seen domain: the distance cue is the distance to the nearest one.")
+    learning_rate: float = Field(default=0.01, ge=1e-4, le=0.1, title="Learning rate",
+                                 description="Adam learning rate of the prompts.")
+    seed: int = Field(default=0, ge=0, le=2**31 - 1, title="Seed",
+                      description="Base seed (split, pre-training, prompts, batches); seed k of a run is seed + k.")
 
     @model_validator(mode="after")
-    def _band_is_ordered(self) -> Params:
-        if self.band_low >= self.band_high:
-            raise ValueError(f"band_low ({self.band_low}) must be below band_high ({self.band_high})")
+    def _midline_below_border(self) -> Params:
+        if self.energy_midline >= self.energy_border:
+            raise ValueError(f"energy_midline ({self.energy_midline:g}) must be below energy_border "
+                             f"({self.energy_border:g})")
         return self

@@ -1,19 +1,19 @@
-"""Result of an HEDP run: selection and classification accuracy per selector, energies and the confusion."""
+"""Result of an HEDP run: per seed, selection and accuracy of every selector; the first seed in detail."""
 
 from __future__ import annotations
 
 import io
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
-from models.common.contract import Artifact, MethodResult, Verdict
+from models.common.contract import Artifact, MethodResult
 
-__all__ = ["EnergySample", "Result", "SELECTOR_LABELS"]
+__all__ = ["SELECTOR_LABELS", "EnergySample", "Result", "SeedSummary", "Variant"]
 
 SELECTOR_LABELS = {
     "hybrid": "Hybrid energy-distance (HEDP)",
     "energy_only": "Energy only",
-    "distance_only": "Distance only",
+    "distance_only": "Distance only (nearest key, soft)",
     "nearest_centroid": "Nearest centroid (S-Prompts)",
 }
 
@@ -36,49 +36,50 @@ class Variant(BaseModel):
     confusion: list[list[int]]  # rows: true domain (seen..., unseen), columns: chosen prompt (hybrid)
     energies: list[EnergySample]
     oracle_seen_accuracy: float  # each seen domain with its own prompt
+    temperatures: dict[str, dict[str, float | None]] = Field(
+        description="selector -> tau_E, tau_D chosen on held-out images (None: that cue is off; 0: hard arg-min)")
+
+
+class SeedSummary(BaseModel):
+    """One seed's headline numbers (fractions), energy regulariser on, and energy-only selection with it off."""
+
+    seed: int
+    selection_accuracy: dict[str, float]
+    seen_accuracy: dict[str, float]
+    unseen_accuracy: dict[str, float]
+    energy_selection_without_regulariser: float
 
 
 class Result(MethodResult):
     domains: list[str]
     seen_domains: list[str]
     unseen_domain: str
-    selection_accuracy: dict[str, float]
-    seen_accuracy: dict[str, float]
-    unseen_accuracy: dict[str, float]
-    regularised: Variant
-    unregularised: Variant
+    per_seed: list[SeedSummary]
+    regularised: Variant = Field(description="the first seed, energy regulariser on")
+    unregularised: Variant = Field(description="the first seed, energy regulariser off")
     energy_weight: float
     seconds: float
 
-    def verdict(self) -> Verdict:
-        s, u = self.selection_accuracy, self.unseen_accuracy
-        best_single = max(s["energy_only"], s["distance_only"])
-        first = s["hybrid"] >= best_single
-        second = u["hybrid"] >= u["nearest_centroid"]
-        detail = (
-            f"hybrid selection {100 * s['hybrid']:.1f}% vs best single cue {100 * best_single:.1f}% "
-            f"(energy {100 * s['energy_only']:.1f}%, distance {100 * s['distance_only']:.1f}%); unseen-domain "
-            f"accuracy {100 * u['hybrid']:.1f}% vs nearest centroid {100 * u['nearest_centroid']:.1f}%"
-        )
-        if first and second:
-            return Verdict("Claim holds", "success", detail)
-        return Verdict(f"Claim holds in {int(first) + int(second)} of 2 parts", "warning", detail)
+    def mean(self, metric: str, selector: str) -> float:
+        values = [getattr(s, metric)[selector] for s in self.per_seed]
+        return sum(values) / len(values)
 
     def metrics(self) -> dict[str, float | int | str]:
         out: dict[str, float | int | str] = {}
         for key, label in SELECTOR_LABELS.items():
-            out[f"{label}: domain selection (%)"] = round(100 * self.selection_accuracy[key], 1)
-            out[f"{label}: seen-domain accuracy (%)"] = round(100 * self.seen_accuracy[key], 1)
-            out[f"{label}: unseen-domain accuracy (%)"] = round(100 * self.unseen_accuracy[key], 1)
-        out["Oracle prompt, seen domains (%)"] = round(100 * self.regularised.oracle_seen_accuracy, 1)
-        out["Hybrid selection without the energy regulariser (%)"] = round(
-            100 * self.unregularised.selection_accuracy["hybrid"], 1
-        )
+            out[f"{label}: domain selection (%)"] = round(100 * self.mean("selection_accuracy", key), 1)
+            out[f"{label}: seen-domain accuracy (%)"] = round(100 * self.mean("seen_accuracy", key), 1)
+            out[f"{label}: unseen-domain accuracy (%)"] = round(100 * self.mean("unseen_accuracy", key), 1)
+        out["Oracle prompt, seen domains, first seed (%)"] = round(100 * self.regularised.oracle_seen_accuracy, 1)
+        off = sum(s.energy_selection_without_regulariser for s in self.per_seed) / len(self.per_seed)
+        out["Energy-only selection without the regulariser (%)"] = round(100 * off, 1)
+        out["Seeds"] = len(self.per_seed)
         out["Run time (s)"] = round(self.seconds, 1)
         return out
 
     def artifacts(self) -> dict[str, Artifact]:
         return {
+            "seeds.csv": Artifact.csv(self.seeds_csv()),
             "accuracy.csv": Artifact.csv(self.accuracy_csv()),
             "confusion.csv": Artifact.csv(self.confusion_csv()),
             "energies.csv": Artifact.csv(self.energies_csv()),
@@ -86,6 +87,15 @@ class Result(MethodResult):
 
     def _variants(self) -> dict[str, Variant]:
         return {"regularised": self.regularised, "unregularised": self.unregularised}
+
+    def seeds_csv(self) -> str:
+        buf = io.StringIO()
+        buf.write("seed,selector,selection_seen,accuracy_seen,accuracy_unseen\n")
+        for s in self.per_seed:
+            for key in SELECTOR_LABELS:
+                buf.write(f"{s.seed},{key},{s.selection_accuracy[key]:.6f},{s.seen_accuracy[key]:.6f},"
+                          f"{s.unseen_accuracy[key]:.6f}\n")
+        return buf.getvalue()
 
     def accuracy_csv(self) -> str:
         buf = io.StringIO()

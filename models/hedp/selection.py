@@ -1,89 +1,108 @@
-"""Domain selection at inference: the energy cue, the distance cue, their hybrid fusion and nearest centroids.
+"""Domain selection at inference, as HEDP's official code defines its cues, and nearest centroid.
 
-For a test input x and each trained prompt d:
-* energy cue E_d(x) = -logsumexp(logits_d(x)) (low = the prompt recognises x);
-* distance cue D_d(x) = ||f(x) - mu_d||^2, mu_d the mean backbone feature of domain d's training data.
-Each cue is standardised by its own domain's training statistics, z = (cue - mean_d) / std_d, so the
-two are on one scale; the hybrid score is s_d = -(w z_E + (1 - w) z_D), the prompt weights are
-pi = softmax(s / T), the selected domain is argmax pi and the prediction sum_d pi_d softmax(logits_d).
-Energy only and distance only are w = 1 and w = 0 of the same rule. Nearest centroid (S-Prompts,
-Wang et al. 2022) runs k-means on each domain's training features and picks the domain of the
-nearest centre, with the prompt of that domain alone.
+For a test input x and each trained prompt d (`calLogits` / `getDistanceWeight` of the official trainer):
+* energy cue E_d(x) = -logsumexp(logits_d(x)) (low = prompt d recognises x);
+* distance cue D_d(x) = min_k ||f(x) - key_{d,k}||_2, the distance of the frozen feature f(x) to the
+  nearest of domain d's k-means keys;
+* two temperatures: a_d = exp((min_d' E_d' - E_d) / tau_E) and b_d = exp((min_d' D_d' - D_d) / tau_D);
+  the prompt weights are pi_d = a_d b_d / sum_d' a_d' b_d', and the prediction mixes the *logits*,
+  logits(x) = sum_d pi_d logits_d(x). The selected domain is arg max pi.
+Energy only and distance only drop the other factor (its temperature is infinite). Nearest centroid
+(S-Prompts, Wang et al. 2022) keeps only the prompt of the nearest key (tau_D -> 0).
+
+Temperatures are chosen per selector on held-out images of the seen domains, from a grid of multiples
+of each cue's spread there (`tune_temperatures`), so every selector is tuned alike.
 """
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 import numpy as np
-import torch
 from sklearn.cluster import KMeans
 
-__all__ = ["SELECTORS", "CueStatistics", "DomainScores", "fit_cue_statistics", "select"]
+__all__ = ["GRID", "SELECTORS", "DomainScores", "Temperatures", "cue_scale", "domain_keys", "min_key_distance",
+           "prompt_weights", "select", "tune_temperatures"]
 
 SELECTORS = ("hybrid", "energy_only", "distance_only", "nearest_centroid")
+GRID = (0.03, 0.1, 0.3, 1.0, 3.0)  # temperatures, in units of the cue's spread on held-out data
 
 
 @dataclass(frozen=True)
 class DomainScores:
-    """Per test input (rows) and prompt (columns): energies, squared distances, class probabilities."""
+    """Per input (rows) and prompt (columns): energies, nearest-key distances and logits."""
 
     energy: np.ndarray  # n x D
     distance: np.ndarray  # n x D
-    probabilities: np.ndarray  # n x D x classes
-    nearest_centroid: np.ndarray  # n, index of the domain of the nearest k-means centre
+    logits: np.ndarray  # n x D x classes
 
 
 @dataclass(frozen=True)
-class CueStatistics:
-    energy_mean: np.ndarray
-    energy_std: np.ndarray
-    distance_mean: np.ndarray
-    distance_std: np.ndarray
+class Temperatures:
+    energy: float  # inf: the energy cue is off
+    distance: float  # inf: the distance cue is off
 
 
-def fit_cue_statistics(own_energy: list[np.ndarray], own_distance: list[np.ndarray]) -> CueStatistics:
-    """Mean and spread of each domain's cues on its own training data."""
-    return CueStatistics(
-        np.array([e.mean() for e in own_energy]),
-        np.array([max(float(e.std()), 1e-6) for e in own_energy]),
-        np.array([d.mean() for d in own_distance]),
-        np.array([max(float(d.std()), 1e-6) for d in own_distance]),
-    )
+def domain_keys(features: list[np.ndarray], k: int, seed: int) -> list[np.ndarray]:
+    """k-means keys of each domain's frozen training features (the official `vit_clustering`)."""
+    return [KMeans(n_clusters=min(k, len(f)), n_init=3, random_state=seed).fit(f).cluster_centers_ for f in features]
 
 
-def fit_centroids(features: list[np.ndarray], k: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """k-means centres of every domain stacked, and the domain of each centre."""
-    centres, owner = [], []
-    for d, f in enumerate(features):
-        km = KMeans(n_clusters=min(k, len(f)), n_init=3, random_state=seed).fit(f)
-        centres.append(km.cluster_centers_)
-        owner.extend([d] * km.cluster_centers_.shape[0])
-    return np.concatenate(centres), np.array(owner)
+def min_key_distance(features: np.ndarray, keys: list[np.ndarray]) -> np.ndarray:
+    """n x D: the L2 distance of each feature to the nearest key of each domain."""
+    out = np.empty((features.shape[0], len(keys)))
+    for d, centres in enumerate(keys):
+        d2 = ((features[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2)
+        out[:, d] = np.sqrt(d2.min(axis=1))
+    return out
 
 
-def nearest_centre_domain(features: np.ndarray, centres: np.ndarray, owner: np.ndarray) -> np.ndarray:
-    d2 = ((features[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2)
-    return owner[d2.argmin(axis=1)]
+def _factor(cue: np.ndarray, temperature: float) -> np.ndarray:
+    if np.isinf(temperature):
+        return np.ones_like(cue)
+    return np.exp((cue.min(axis=1, keepdims=True) - cue) / temperature)
 
 
-def prompt_weights(scores: DomainScores, stats: CueStatistics, energy_weight: float, temperature: float) -> np.ndarray:
-    """pi = softmax(-(w z_E + (1 - w) z_D) / T) over prompts, per row."""
-    z_e = (scores.energy - stats.energy_mean) / stats.energy_std
-    z_d = (scores.distance - stats.distance_mean) / stats.distance_std
-    fused = -(energy_weight * z_e + (1.0 - energy_weight) * z_d) / temperature
-    return torch.softmax(torch.as_tensor(fused), dim=1).numpy()
+def prompt_weights(scores: DomainScores, temperatures: Temperatures) -> np.ndarray:
+    """pi = a * b / sum(a * b) per row (two-temperature product of the energy and distance factors)."""
+    weights = _factor(scores.energy, temperatures.energy) * _factor(scores.distance, temperatures.distance)
+    return weights / weights.sum(axis=1, keepdims=True)
 
 
-def select(
-    selector: str, scores: DomainScores, stats: CueStatistics, fusion_weight: float, temperature: float
-) -> tuple[np.ndarray, np.ndarray]:
+def select(selector: str, scores: DomainScores, temperatures: Temperatures) -> tuple[np.ndarray, np.ndarray]:
     """(chosen domain per row, predicted class per row) of one selector."""
-    domains = scores.energy.shape[1]
     if selector == "nearest_centroid":
-        weights = np.eye(domains)[scores.nearest_centroid]
+        weights = np.eye(scores.distance.shape[1])[scores.distance.argmin(axis=1)]
     else:
-        w = {"hybrid": fusion_weight, "energy_only": 1.0, "distance_only": 0.0}[selector]
-        weights = prompt_weights(scores, stats, w, temperature)
-    mixed = np.einsum("nd,ndc->nc", weights, scores.probabilities)
+        weights = prompt_weights(scores, temperatures)
+    mixed = np.einsum("nd,ndc->nc", weights, scores.logits)
     return weights.argmax(axis=1), mixed.argmax(axis=1)
+
+
+def cue_scale(cue: np.ndarray) -> float:
+    """The spread of a cue's gaps to the row minimum (what its temperature is measured in)."""
+    gaps = cue - cue.min(axis=1, keepdims=True)
+    return max(float(gaps.std()), 1e-6)
+
+
+def _candidates(selector: str, scale_e: float, scale_d: float) -> list[Temperatures]:
+    inf = float("inf")
+    if selector == "energy_only":
+        return [Temperatures(g * scale_e, inf) for g in GRID]
+    if selector == "distance_only":
+        return [Temperatures(inf, g * scale_d) for g in GRID]
+    if selector == "hybrid":
+        return [Temperatures(a * scale_e, b * scale_d) for a, b in itertools.product(GRID, GRID)]
+    return [Temperatures(inf, 0.0)]
+
+
+def tune_temperatures(scores: DomainScores, labels: np.ndarray) -> dict[str, Temperatures]:
+    """Per selector, the grid temperatures with the best held-out classification accuracy (first on ties)."""
+    scale_e, scale_d = cue_scale(scores.energy), cue_scale(scores.distance)
+    best: dict[str, Temperatures] = {}
+    for selector in SELECTORS:
+        options = _candidates(selector, scale_e, scale_d)
+        accuracy = [float((select(selector, scores, t)[1] == labels).mean()) for t in options]
+        best[selector] = options[int(np.argmax(accuracy))]
+    return best

@@ -28,12 +28,13 @@ from models.common.continual.streams import (
     label_permutation,
     train_test_split_indices,
 )
-from models.common.continual.torchutil import accuracy, init_linear_, minibatches, to_tensors
+from models.common.continual.torchutil import accuracy, init_linear_, minibatches, one_thread, to_tensors
 
 __all__ = [
     "accuracy",
     "init_linear_",
     "minibatches",
+    "one_thread",
     "to_tensors",
     "DOMAIN_KINDS",
     "AccuracyMatrix",

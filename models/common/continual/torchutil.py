@@ -3,11 +3,28 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
 
 import numpy as np
 import torch
 
-__all__ = ["accuracy", "init_linear_", "minibatches", "to_tensors"]
+__all__ = ["accuracy", "init_linear_", "minibatches", "one_thread", "to_tensors"]
+
+
+@contextmanager
+def one_thread() -> Iterator[None]:
+    """Run torch on one intra-op thread, then restore the caller's count.
+
+    CPU matrix products split their reductions by thread, so the same seed gives results that differ
+    in the last bits (and, after a few hundred SGD steps, in the first decimal of an accuracy) at
+    another thread count. Pinning one thread makes a run's numbers independent of the host's setting.
+    """
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
 
 
 def init_linear_(layer: torch.nn.Linear, generator: torch.Generator) -> torch.nn.Linear:
