@@ -118,6 +118,33 @@ def test_permalink_opens_the_run_and_restores_its_inputs(live_backend: str) -> N
     assert [s.value for s in fresh.success] == ["**Even**: the sum is 28"]
 
 
+def test_an_out_of_range_number_is_named_and_not_run(live_backend: str) -> None:
+    at = _page()
+    at.number_input(key="toy.memory_mb").set_value(-7)
+    click_run(at)
+    assert not at.exception
+    errors = [e.value for e in at.error]
+    assert any("-7 is below the minimum of 0" in e for e in errors), "named next to the control"
+    assert any(e.startswith("Fix 1 input before running") for e in errors), "and in one line above Run"
+    assert "job:toy" not in at.session_state, "nothing was submitted"
+
+
+def test_a_finished_run_is_fetched_once_per_session(live_backend: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from app import client
+
+    at = _page()
+    _run(at, 4)
+    calls: list[str] = []
+    for name in ("job", "artifact_bytes", "export_zip"):
+        real = getattr(client, name)
+        monkeypatch.setattr(client, name, lambda *a, _real=real, _name=name, **k: (calls.append(_name), _real(*a, **k))[1])
+    at.run()
+    at.run()
+    assert not at.exception
+    assert calls.count("artifact_bytes") == 0 and calls.count("export_zip") == 0, calls
+    assert calls.count("job") <= 2, f"one status read per rerun, no full re-fetch: {calls}"
+
+
 def test_a_wrong_permalink_says_so(live_backend: str) -> None:
     fresh = AppTest.from_file(TOY_PAGE, default_timeout=60)
     fresh.query_params["job"] = "no-such-run"

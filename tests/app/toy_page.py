@@ -9,7 +9,8 @@ def controls() -> dict:
     example_picker(NAME)
     behaviour = param_widget(NAME, "behaviour", options=["ok", "fail", "sleep", "reject"])
     steps = param_widget(NAME, "steps")
-    return {"behaviour": behaviour, "steps": steps, "step_s": 0.05 if behaviour == "sleep" else 0.0}
+    memory = param_widget(NAME, "memory_mb", widget="number")
+    return {"behaviour": behaviour, "steps": steps, "step_s": 0.05 if behaviour == "sleep" else 0.0, "memory_mb": memory}
 
 
 method_page(NAME, controls=controls)
