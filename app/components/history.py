@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from textwrap import shorten
 from typing import Any
 
 import pandas as pd
@@ -74,7 +75,7 @@ def history_panel(method: str, *, on_select: Callable[[str], None], owner: str) 
             "Started (UTC)": [str(row["created_at"])[:19].replace("T", " ") for row in rows],
             "Input": [row.get("summary") or "" for row in rows],
             "Verdict": [verdict_of(row) for row in rows],
-            "Detail": [((row.get("verdict") or {}).get("detail") or row.get("error") or "")[:90] for row in rows],
+            "Detail": [shorten((row.get("verdict") or {}).get("detail") or row.get("error") or "", 90, placeholder=" …") for row in rows],
             "Run": [row["id"][:8] for row in rows],
         })
         st.dataframe(frame, hide_index=True, width="stretch", on_select=chosen, selection_mode="single-row",
