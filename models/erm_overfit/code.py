@@ -1,13 +1,10 @@
-"""An explicit code of near-orthogonal unit vectors: all cyclic shifts of the Gold sequences of length 2^n - 1.
+"""A binary linear code in linear dimension, as unit vectors: d = 6m coordinates, 2^k codewords with k = m + 3.
 
-Feldman's construction needs exponentially many unit vectors with small pairwise inner products.
-Small random codes are not orthogonal enough (K random sign vectors in dimension d have coherence
-about sqrt(2 ln K^2 / d)), so we use a structured one: a Gold family. For odd n, an m-sequence a of
-period N = 2^n - 1 and its decimation b(t) = a(3t) form a preferred pair; the family
-{a, b, a + shift_j(b) : j < N} (mod 2) has N + 2 sequences whose cross-correlations take only the
-values -1, -t, t - 2 with t = 2^((n+1)/2) + 1 (Gold 1967). With every cyclic shift of every sequence,
-mapped to +-1/sqrt(N), we get (N + 2) N unit vectors with coherence max |<w, w'>| = t / N
-(9/31 at n = 5, 17/127 at n = 7, 33/511 at n = 9).
+A random linear code of rate k/d about 1/6 is asymptotically good (Gilbert-Varshamov: relative distance
+bounded away from 0 as d grows), which is what a Feldman-type construction in dimension linear in m needs:
+exponentially many (2^k >= 8 * 2^m) unit vectors w = (+-1)/sqrt(d) whose pairwise inner products stay below
+a constant. For a linear code <w, w'> = 1 - 2 wt(c xor c') / d, so the largest inner product between distinct
+codewords (the coherence) is 1 - 2 (minimum distance) / d: exact, from the 2^k weights alone.
 """
 
 from __future__ import annotations
@@ -16,57 +13,48 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["PRIMITIVE_TAPS", "Code", "gold_code", "m_sequence"]
+__all__ = ["Code", "random_linear_code"]
 
-# a(t + n) = xor of a(t + i) for i in taps: the primitive polynomials x^5+x^2+1, x^7+x+1, x^9+x^4+1
-PRIMITIVE_TAPS = {5: (0, 2), 7: (0, 1), 9: (0, 4)}
-
-
-def m_sequence(n: int) -> np.ndarray:
-    """One period (2^n - 1 bits) of the maximal-length sequence of the primitive polynomial for n."""
-    taps = PRIMITIVE_TAPS[n]
-    length = 2**n - 1
-    bits = np.zeros(length + n, dtype=np.int8)
-    bits[0] = 1
-    for t in range(length):
-        bits[t + n] = np.bitwise_xor.reduce(bits[[t + i for i in taps]])
-    return bits[:length]
+_CANDIDATES = 8  # generator matrices tried; the one with the smallest coherence is kept (a fixed instance)
 
 
 @dataclass(frozen=True)
 class Code:
-    """Unit vectors (rows) of the code; `sequences` x `length` of them, row = sequence * length + shift."""
+    """Codewords (rows) as unit vectors; message bits `messages` (rows) map to them."""
 
-    vectors: np.ndarray
-    sequences: int
-    length: int
-    coherence: float
+    vectors: np.ndarray  # (2^k, d), entries +-1/sqrt(d)
+    generator: np.ndarray  # (k, d) bits
+    coherence: float  # max <w, w'> over distinct codewords
 
-
-def _coherence(signs: np.ndarray) -> float:
-    """max |<w, w'>| over distinct code vectors, exactly, from the periodic cross-correlations (FFT)."""
-    length = signs.shape[1]
-    spectra = np.fft.rfft(signs, axis=1)
-    worst = 0.0
-    for i in range(signs.shape[0]):
-        correlation = np.fft.irfft(np.conj(spectra[i])[None, :] * spectra, n=length, axis=1)
-        correlation = np.rint(correlation)  # integer-valued: remove FFT round-off
-        correlation[i, 0] = 0.0  # a vector with itself
-        worst = max(worst, float(np.abs(correlation).max()))
-    return worst / length
+    @property
+    def dimension(self) -> int:
+        return int(self.vectors.shape[1])
 
 
-def gold_code(n: int, max_sequences: int | None = None) -> Code:
-    """The Gold code for odd n in PRIMITIVE_TAPS (optionally only its first `max_sequences` sequences)."""
-    if n not in PRIMITIVE_TAPS:
-        raise ValueError(f"n = {n}: Gold codes are built here for n in {sorted(PRIMITIVE_TAPS)}")
-    a = m_sequence(n)
-    length = a.size
-    b = a[(3 * np.arange(length)) % length]
-    family = [a, b] + [a ^ np.roll(b, -j) for j in range(length)]
-    if max_sequences is not None:
-        family = family[:max_sequences]
-    signs = 1.0 - 2.0 * np.stack(family).astype(float)  # bit 0 -> +1, bit 1 -> -1
-    shifts = np.stack([np.roll(signs, -s, axis=1) for s in range(length)], axis=1)  # (sequences, shift, length)
-    vectors = shifts.reshape(-1, length) / np.sqrt(length)
-    return Code(vectors, len(family), length, _coherence(signs))
+def _codewords(generator: np.ndarray) -> np.ndarray:
+    k = generator.shape[0]
+    messages = (np.arange(2**k)[:, None] >> np.arange(k)[None, :]) & 1
+    return (messages @ generator) % 2
+
+
+def _coherence(bits: np.ndarray) -> float:
+    weights = bits[1:].sum(axis=1)  # nonzero codewords; <w, w'> = 1 - 2 wt(w xor w') / d
+    if (weights == 0).any():
+        return 1.0  # the generator is not full rank: two messages share a codeword
+    return float(1.0 - 2.0 * weights.min() / bits.shape[1])
+
+
+def random_linear_code(length: int, bits: int, instance_seed: int = 0) -> Code:
+    """The best of a few random generator matrices (fixed by `instance_seed`): the problem instance,
+    not part of the random sample."""
+    rng = np.random.default_rng([instance_seed, length, bits])
+    best: tuple[float, np.ndarray, np.ndarray] | None = None
+    for _ in range(_CANDIDATES):
+        generator = rng.integers(0, 2, size=(bits, length))
+        words = _codewords(generator)
+        mu = _coherence(words)
+        if best is None or mu < best[0]:
+            best = (mu, generator, words)
+    assert best is not None
+    mu, generator, words = best
+    return Code(vectors=(1.0 - 2.0 * words) / np.sqrt(length), generator=generator, coherence=mu)

@@ -1,99 +1,119 @@
-"""Feldman's function on a code, its exact population loss, the overfitting ERM and projected GD.
+"""Feldman's function on a linear-dimension code, a zero-mean noise term, exact population losses, and the
+regularised empirical objective solved by a convex solver.
 
-Sample: a subset V of the code W, each code vector included independently with probability 1/2.
-Loss (x in the unit ball):  g_V(x) = max{1/2, max_{w in V} <w, x>}  (+ lambda/2 ||x||^2).
+Sample z = V, a random half of the code W (each codeword independently with probability 1/2). Loss on the
+unit ball:
 
-* Every x has g_V(x) >= 1/2, so 1/2 is the smallest training and population loss (x = 0 attains both).
-* A code vector u that is in none of the m samples has training loss exactly 1/2 when the coherence
-  mu < 1/2 (each <w, u> <= mu for w != u), so it is an empirical risk minimiser of the Feldman part;
-  but u is in a fresh sample with probability 1/2 and then g_V(u) = 1, so its population loss is at
-  least 3/4: an excess of at least 1/4 (the issue's bound 1/4 - mu is weaker).
-* Population loss, exactly: sort a_k = <w_(k), x> decreasingly; the largest member of V is the first
-  included one, so E g_V(x) = sum_k 2^-k max(1/2, a_(k)) + 2^-K / 2.
+    f(x; V) = max{theta, max_{w in V} <w, x>} + alpha <xi_V, x> + lambda/2 ||x||^2,
+    xi_V = K^-1/2 sum_w s_w(V) w,  s_w = +1 if w in V else -1   (E xi_V = 0).
 
-For gradient descent the per-sample loss gets a zero-mean linear term <xi_V, x> with
-xi_V = (alpha / sqrt K) sum_w s_w(V) w, s_w = +1 if w in V else -1: it vanishes in expectation, so the
-population loss is unchanged, but its empirical mean points GD towards the code vectors the sample
-missed, the mechanism behind the paper's lower bound for GD (the paper's own terms are different).
+* The population objective is E max{theta, ...} + lambda/2 ||x||^2 >= theta, attained at x = 0 only:
+  the population excess of any x is F(x) - theta, computed exactly (sort <w, x> decreasingly; the largest
+  member of V is the first included one: E max = sum_k 2^-k max(theta, a_(k)) + 2^-K theta).
+* With theta above the code's coherence, a codeword u in none of the m samples is an exact minimiser of
+  the Feldman part of the training loss (every <w, u> <= coherence for w != u), with population excess
+  >= (1 - theta) / 2: u is in a fresh V with probability 1/2, and then f = 1.
+* The regularised empirical objective (1/m) sum_i f(x; V_i) is lambda-strongly convex: its minimiser is
+  unique. It is solved exactly as a second-order cone programme in epigraph form (Clarabel).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+import cvxpy as cp
 import numpy as np
 
-from models.common.contract import Progress, no_progress
-
-__all__ = ["GdPath", "Sample", "empirical_loss", "population_loss", "projected_gd"]
+__all__ = ["ErmSolution", "Sample", "empirical_objective", "population_excess", "solve_regularised_erm"]
 
 
 @dataclass(frozen=True)
 class Sample:
-    """membership[i, k]: code vector k is in sample i; `noise` is the empirical mean of xi_V."""
+    """membership[i, k]: codeword k is in sample i; `noise` is the empirical mean of xi_V."""
 
     membership: np.ndarray
     noise: np.ndarray
 
     @classmethod
-    def draw(cls, rng: np.random.Generator, samples: int, code: np.ndarray, alpha: float = 1.0) -> Sample:
+    def draw(cls, rng: np.random.Generator, samples: int, code: np.ndarray) -> Sample:
         membership = rng.random((samples, code.shape[0])) < 0.5
         signs = np.where(membership, 1.0, -1.0).mean(axis=0)
-        return cls(membership, alpha * (signs @ code) / np.sqrt(code.shape[0]))
+        return cls(membership, (signs @ code) / np.sqrt(code.shape[0]))
 
     def unseen(self) -> np.ndarray:
-        """Indices of the code vectors in none of the samples."""
+        """Indices of the codewords in none of the samples."""
         return np.nonzero(~self.membership.any(axis=0))[0]
 
 
-def empirical_loss(x: np.ndarray, code: np.ndarray, sample: Sample, strong_convexity: float,
-                   with_noise: bool = False) -> float:
-    """(1/m) sum_i g_{V_i}(x) + lambda/2 ||x||^2 (+ <mean xi, x> for the GD instance)."""
+def empirical_objective(x: np.ndarray, code: np.ndarray, sample: Sample, theta: float, alpha: float,
+                        lam: float) -> float:
+    """(1/m) sum_i max{theta, max_{w in V_i} <w, x>} + alpha <mean xi, x> + lambda/2 ||x||^2, exactly."""
     inner = code @ x
     masked = np.where(sample.membership, inner[None, :], -np.inf).max(axis=1)
-    value = float(np.maximum(0.5, masked).mean()) + 0.5 * strong_convexity * float(x @ x)
-    return value + (float(sample.noise @ x) if with_noise else 0.0)
+    return float(np.maximum(theta, masked).mean() + alpha * sample.noise @ x + 0.5 * lam * x @ x)
 
 
-def population_loss(x: np.ndarray, code: np.ndarray, strong_convexity: float) -> float:
-    """E_V g_V(x) + lambda/2 ||x||^2, exactly (the linear noise term has mean zero)."""
+def population_excess(x: np.ndarray, code: np.ndarray, theta: float, lam: float) -> float:
+    """F(x) - min F = E_V max{theta, max_{w in V} <w, x>} + lambda/2 ||x||^2 - theta, exactly."""
     ordered = np.sort(code @ x)[::-1]
     weights = 0.5 ** np.arange(1, ordered.size + 1)
-    expected = float((weights * np.maximum(0.5, ordered)).sum() + 0.5**ordered.size * 0.5)
-    return expected + 0.5 * strong_convexity * float(x @ x)
-
-
-def _subgradient(x: np.ndarray, code: np.ndarray, sample: Sample, strong_convexity: float) -> np.ndarray:
-    inner = code @ x
-    masked = np.where(sample.membership, inner[None, :], -np.inf)
-    best = masked.argmax(axis=1)
-    active = masked[np.arange(masked.shape[0]), best] > 0.5
-    grad = code[best[active]].sum(axis=0) / masked.shape[0] if active.any() else np.zeros_like(x)
-    return grad + sample.noise + strong_convexity * x
+    expected = float((weights * np.maximum(theta, ordered)).sum() + 0.5**ordered.size * theta)
+    excess = expected + 0.5 * lam * float(x @ x) - theta
+    return 0.0 if abs(excess) < 1e-12 else excess
 
 
 @dataclass(frozen=True)
-class GdPath:
-    """Iterates of projected GD at the requested horizons (rows in the order of `horizons`)."""
+class ErmSolution:
+    """The solver's minimiser, its exact objective, the solver's certified lower bound and status."""
 
-    horizons: list[int]
-    iterates: np.ndarray
+    x: np.ndarray
+    objective: float
+    lower_bound: float
+    status: str
+
+    @property
+    def gap(self) -> float:
+        """Exact objective at x minus the solver's dual bound: an upper bound on the suboptimality."""
+        return max(self.objective - self.lower_bound, 0.0)
 
 
-def projected_gd(code: np.ndarray, sample: Sample, strong_convexity: float, eta: float, horizons: list[int],
-                 progress: Progress = no_progress) -> GdPath:
-    """x_{t+1} = Proj_ball(x_t - eta * subgradient), x_0 = 0; keeps x_T for each T in `horizons`."""
-    x = np.zeros(code.shape[1])
-    wanted = set(horizons)
-    kept: dict[int, np.ndarray] = {}
-    last = max(horizons)
-    for t in range(1, last + 1):
-        x = x - eta * _subgradient(x, code, sample, strong_convexity)
-        norm = float(np.linalg.norm(x))
-        if norm > 1.0:
-            x = x / norm
-        if t in wanted:
-            kept[t] = x.copy()
-        if t % 50 == 0:
-            progress(t / last, f"step {t}/{last}")
-    return GdPath(list(horizons), np.stack([kept[h] for h in horizons]))
+def solve_regularised_erm(code: np.ndarray, sample: Sample, theta: float, alpha: float, lam: float,
+                          tolerance: float = 1e-9) -> ErmSolution:
+    """min (1/m) sum t_i + alpha <xi, x> + lambda/2 ||x||^2  s.t.  t_i >= theta, t_i >= <w, x> (w in V_i),
+    ||x|| <= 1: the regularised empirical objective in epigraph form (one cone, m * K/2 half-spaces)."""
+    m, d = sample.membership.shape[0], code.shape[1]
+    rows = [code[sample.membership[i]] for i in range(m)]
+    owner = np.concatenate([np.full(len(r), i) for i, r in enumerate(rows)])
+    x, t = cp.Variable(d), cp.Variable(m)
+    stacked = np.concatenate(rows)
+    objective = cp.sum(t) / m + alpha * sample.noise @ x + 0.5 * lam * cp.sum_squares(x)
+    constraints = [t >= theta, stacked @ x <= t[owner], cp.norm(x, 2) <= 1.0]
+    problem = cp.Problem(cp.Minimize(objective), constraints)
+    problem.solve(solver=cp.CLARABEL, tol_gap_abs=tolerance, tol_gap_rel=tolerance, tol_feas=tolerance)
+    point = np.asarray(x.value, dtype=float)
+    norm = float(np.linalg.norm(point))
+    if norm > 1.0:
+        point = point / norm
+    exact = empirical_objective(point, code, sample, theta, alpha, lam)
+    bound = _dual_bound(constraints, stacked, owner, sample.noise * alpha, theta, lam, m)
+    return ErmSolution(point, exact, min(bound, exact), str(problem.status))
+
+
+def _dual_bound(constraints: list[cp.Constraint], stacked: np.ndarray, owner: np.ndarray, linear: np.ndarray,
+                theta: float, lam: float, m: int) -> float:
+    """A certified lower bound on the optimum: the Lagrange dual function at the solver's multipliers.
+
+    Multipliers nu_i (t_i >= theta), pi_r (<w_r, x> <= t_i) and rho (||x|| <= 1), clipped at 0 and rescaled
+    per sample so nu_i + sum_r pi_r = 1/m (then t drops out); minimising over x in closed form gives
+    g = theta sum nu - rho - max(0, ||c|| - rho)^2 / (2 lambda) with c = linear + sum_r pi_r w_r.
+    """
+    nu = np.maximum(np.asarray(constraints[0].dual_value, dtype=float), 0.0)
+    pi = np.maximum(np.asarray(constraints[1].dual_value, dtype=float), 0.0)
+    rho = max(float(np.asarray(constraints[2].dual_value, dtype=float)), 0.0)
+    totals = nu + np.bincount(owner, weights=pi, minlength=m)
+    scale = np.where(totals > 0, (1.0 / m) / np.where(totals > 0, totals, 1.0), 0.0)
+    nu = np.where(totals > 0, nu * scale, 1.0 / m)
+    pi = pi * scale[owner]
+    c = linear + pi @ stacked
+    reach = max(float(np.linalg.norm(c)) - rho, 0.0)
+    return float(theta * nu.sum() - rho - (reach**2 / (2.0 * lam) if lam > 0 else (np.inf if reach > 0 else 0.0)))

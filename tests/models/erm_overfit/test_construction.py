@@ -1,4 +1,4 @@
-"""Feldman's function: exact population loss vs enumeration, the overfitting ERM, subgradients and GD."""
+"""The code, the exact population loss vs enumeration, the bad ERM, and the solver vs brute force."""
 
 from __future__ import annotations
 
@@ -7,13 +7,12 @@ import itertools
 import numpy as np
 import pytest
 
-from models.erm_overfit.code import gold_code
+from models.erm_overfit.code import random_linear_code
 from models.erm_overfit.construction import (
     Sample,
-    _subgradient,
-    empirical_loss,
-    population_loss,
-    projected_gd,
+    empirical_objective,
+    population_excess,
+    solve_regularised_erm,
 )
 
 
@@ -22,55 +21,71 @@ def _small_code(k: int = 7, d: int = 5, seed: int = 0) -> np.ndarray:
     return vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
 
 
-def test_population_loss_equals_the_average_over_all_subsets() -> None:
+def test_code_coherence_is_the_largest_gram_entry_and_vectors_are_unit() -> None:
+    code = random_linear_code(24, 7)
+    gram = code.vectors @ code.vectors.T
+    np.fill_diagonal(gram, -np.inf)
+    assert code.vectors.shape == (128, 24)
+    assert np.allclose(np.linalg.norm(code.vectors, axis=1), 1.0)
+    assert code.coherence == pytest.approx(gram.max(), abs=1e-12)
+    assert len({row.tobytes() for row in code.vectors}) == 128  # distinct codewords
+    assert code.coherence < 0.75  # asymptotically good: far from 1 at rate 7/24
+
+
+def test_code_is_a_fixed_instance() -> None:
+    assert np.array_equal(random_linear_code(30, 8).vectors, random_linear_code(30, 8).vectors)
+
+
+def test_population_excess_equals_the_average_over_all_subsets() -> None:
     code = _small_code()
     x = np.random.default_rng(1).normal(size=5)
     x *= 0.9 / np.linalg.norm(x)
     inner = code @ x
     total = 0.0
     for mask in itertools.product([False, True], repeat=len(code)):
-        best = max([inner[i] for i in range(len(code)) if mask[i]], default=-np.inf)
-        total += max(0.5, best)
+        total += max([0.4] + [inner[i] for i in range(len(code)) if mask[i]])
     exact = total / 2 ** len(code)
-    assert population_loss(x, code, 0.0) == pytest.approx(exact, rel=1e-12)
-    assert population_loss(x, code, 0.2) == pytest.approx(exact + 0.1 * 0.81, rel=1e-12)
+    assert population_excess(x, code, 0.4, 0.0) == pytest.approx(exact - 0.4, rel=1e-12)
+    assert population_excess(x, code, 0.4, 0.2) == pytest.approx(exact - 0.4 + 0.1 * 0.81, rel=1e-12)
+    assert population_excess(np.zeros(5), code, 0.4, 0.2) == 0.0
 
 
-def test_an_unseen_code_vector_fits_perfectly_and_generalises_badly() -> None:
-    code = gold_code(5).vectors
-    sample = Sample.draw(np.random.default_rng(2), 4, code)
+def test_an_unseen_codeword_fits_perfectly_and_overfits_by_the_guarantee() -> None:
+    code = random_linear_code(36, 9)
+    theta = (1 + code.coherence) / 2
+    sample = Sample.draw(np.random.default_rng(3), 6, code.vectors)
     unseen = sample.unseen()
     assert unseen.size > 0
-    u = code[unseen[0]]
-    assert empirical_loss(u, code, sample, 0.0) == 0.5
-    assert empirical_loss(np.zeros(31), code, sample, 0.0) == 0.5
-    assert population_loss(u, code, 0.0) == pytest.approx(0.75)  # 1 w.p. 1/2, else 1/2 (coherence 9/31 < 1/2)
-    seen = np.nonzero(sample.membership.any(axis=0))[0][0]
-    assert empirical_loss(code[seen], code, sample, 0.0) > 0.5
+    u = code.vectors[unseen[0]]
+    assert empirical_objective(u, code.vectors, sample, theta, 0.0, 0.0) == pytest.approx(theta, abs=1e-12)
+    assert population_excess(u, code.vectors, theta, 0.0) == pytest.approx((1 - theta) / 2, abs=1e-12)
+    seen = code.vectors[sample.membership[0]][0]
+    assert empirical_objective(seen, code.vectors, sample, theta, 0.0, 0.0) > theta + 1e-3
 
 
-def test_subgradient_matches_finite_differences_where_the_loss_is_smooth() -> None:
-    code = gold_code(5).vectors
-    sample = Sample.draw(np.random.default_rng(3), 5, code)
-    rng = np.random.default_rng(4)
-    x = 0.8 * code[sample.membership[0].nonzero()[0][0]] + 0.01 * rng.normal(size=31)
-    grad = _subgradient(x, code, sample, 0.3)
-    for _ in range(5):
-        direction = rng.normal(size=31)
-        h = 1e-6
-        numeric = (empirical_loss(x + h * direction, code, sample, 0.3, True)
-                   - empirical_loss(x - h * direction, code, sample, 0.3, True)) / (2 * h)
-        assert numeric == pytest.approx(grad @ direction, rel=1e-5, abs=1e-8)
+def test_noise_has_mean_zero_over_samples() -> None:
+    code = random_linear_code(24, 7).vectors
+    noise = np.mean([Sample.draw(np.random.default_rng(s), 1, code).noise for s in range(4000)], axis=0)
+    assert np.abs(noise).max() < 0.05
 
 
-def test_gd_in_the_flat_region_walks_along_minus_the_noise_and_gains_eta_t_times_its_norm_squared() -> None:
-    code = gold_code(7).vectors
-    sample = Sample.draw(np.random.default_rng(5), 8, code)
-    eta, horizon = 0.01, 20
-    path = projected_gd(code, sample, 0.0, eta, [horizon])
-    x = path.iterates[0]
-    assert np.allclose(x, -eta * horizon * sample.noise)
-    gap = population_loss(x, code, 0.0) - empirical_loss(x, code, sample, 0.0, with_noise=True)
-    assert gap == pytest.approx(eta * horizon * float(sample.noise @ sample.noise), rel=1e-6)
-    far = projected_gd(code, sample, 0.0, 1.0, [500]).iterates[0]
-    assert np.linalg.norm(far) <= 1.0 + 1e-12
+def test_solver_beats_every_random_point_and_its_certificate_is_valid() -> None:
+    code = random_linear_code(24, 7)
+    theta, lam = (1 + code.coherence) / 2, 4**-1.5
+    sample = Sample.draw(np.random.default_rng(0), 4, code.vectors)
+    sol = solve_regularised_erm(code.vectors, sample, theta, 0.5, lam)
+    assert sol.gap <= 1e-6 and np.linalg.norm(sol.x) <= 1 + 1e-12
+    rng = np.random.default_rng(1)
+    points = rng.normal(size=(3000, 24))
+    points *= rng.random((3000, 1)) ** (1 / 24) / np.linalg.norm(points, axis=1, keepdims=True)
+    best = min(empirical_objective(p, code.vectors, sample, theta, 0.5, lam) for p in points)
+    assert sol.lower_bound <= sol.objective <= best
+    for scale in (0.9, 0.99):  # strong convexity: moving towards 0 is worse
+        assert empirical_objective(scale * sol.x, code.vectors, sample, theta, 0.5, lam) > sol.objective
+
+
+def test_without_noise_the_unique_minimiser_is_zero() -> None:
+    code = random_linear_code(24, 7)
+    sample = Sample.draw(np.random.default_rng(0), 4, code.vectors)
+    sol = solve_regularised_erm(code.vectors, sample, 0.7, 0.0, 0.1)
+    assert np.linalg.norm(sol.x) < 1e-4

@@ -1,68 +1,57 @@
-"""run(): the CLI keys, the ERM claim over seeds, the GD monotonicity, budgets, determinism, figures."""
+"""run(): claims per seed, the ERM facts on the default size, determinism, bounds, figures and artifacts."""
 
 from __future__ import annotations
 
 import pytest
 from pydantic import ValidationError
 
-from models.common import MethodInputError, no_progress
+from models.common import no_progress
 from models.erm_overfit import SPEC
+from models.erm_overfit.claims import SOLVER_TOLERANCE
 from models.erm_overfit.params import Params
-
-SMALL = {"dimension": 31, "samples": 6, "etas": [0.01, 0.1], "horizons": [10, 50]}
 
 
 def _run(**overrides: object):
-    return SPEC.run(Params.model_validate({**SMALL, **overrides}), no_progress)
+    return SPEC.run(Params.model_validate({"samples": 5, "seeds": 2, **overrides}), no_progress)
 
 
-def test_cli_keys() -> None:
-    dumped = _run().model_dump(mode="json")
-    for key in ("erm_train_loss", "min_train_loss", "erm_population_excess", "excess_lower_bound"):
-        assert isinstance(dumped[key], float), key
-    assert len(dumped["gd"]) == 4
-    for row in dumped["gd"]:
-        assert set(row) >= {"eta", "horizon", "gap", "lower_bound", "upper_bound"}
-        assert row["upper_bound"] == pytest.approx(row["eta"] * row["horizon"] / 6)
+def test_claims_have_one_outcome_per_seed_and_the_result_round_trips() -> None:
+    result = _run()
+    assert [c.id for c in result.claims] == ["some_erm_overfits", "unique_erm_overfits", "zero_not_minimiser"]
+    assert all(len(c.seeds) == 2 for c in result.claims)
+    assert [o.seed for o in result.outcomes] == [0, 1]
+    assert SPEC.result_model.model_validate_json(result.model_dump_json()) == result
+    assert result.dimension == 30 and result.code_size == 2**8
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_default_size_erm_overfits_with_the_exact_excess(seed: int) -> None:
-    result = SPEC.run(Params(seed=seed, etas=[0.01], horizons=[10]), no_progress)
-    assert result.unseen_vectors > 0
-    assert result.erm_train_loss == result.min_train_loss == 0.5
-    assert result.erm_population_excess == pytest.approx(0.25 + result.strong_convexity / 2)
-    assert result.erm_population_excess >= result.excess_lower_bound
-    assert result.erm_holds()
+def test_default_size_facts(seed: int) -> None:
+    """d = 6m; an unseen codeword exists and overfits by (1 - theta)/2; the solver is certified and 0 is not optimal."""
+    result = SPEC.run(Params(seed=seed, seeds=1), no_progress)
+    o = result.outcomes[0]
+    assert result.dimension == 6 * result.samples and result.coherence < result.theta < 1
+    assert o.unseen > 0 and o.bad_erm_train_excess == pytest.approx(0.0, abs=1e-12)
+    assert o.bad_erm_excess == pytest.approx(result.guarantee, abs=1e-12)
+    assert o.solver_gap <= SOLVER_TOLERANCE and o.zero_minus_erm > SOLVER_TOLERANCE
+    assert o.erm_excess_total >= o.erm_excess >= 0.0
+    assert o.erm_excess_total <= o.erm_excess + result.strong_convexity / 2 + 1e-9
 
 
-def test_gd_gap_grows_with_eta_t() -> None:
-    result = _run()
-    assert result.gd_monotone
-    ordered = sorted(result.gd, key=lambda p: p.eta * p.horizon)
-    assert ordered[-1].gap > ordered[0].gap > 0
+def test_same_seed_same_result() -> None:
+    assert _run(seed=4).model_dump() == _run(seed=4).model_dump()
+    assert _run(seed=4).outcomes[0].zero_minus_erm != _run(seed=5).outcomes[0].zero_minus_erm
 
 
-def test_without_an_unseen_vector_there_is_no_bad_erm() -> None:
-    result = _run(samples=24)
-    assert result.unseen_vectors == 0 and result.erm_train_loss is None
-    assert result.verdict().tone in {"info", "warning"}
+def test_bounds() -> None:
+    for bad in ({"samples": 11}, {"samples": 2}, {"threshold_margin": 1.0}, {"seeds": 11}, {"noise_scale": -1}):
+        with pytest.raises(ValidationError):
+            Params.model_validate(bad)
 
 
-def test_budget_and_bounds() -> None:
-    with pytest.raises(MethodInputError, match="horizons: .* above the limit"):
-        _run(dimension=511, etas=[0.1] * 1 + [0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8], horizons=[2000])
-    with pytest.raises(ValidationError):
-        Params(dimension=100)
-    with pytest.raises(ValidationError, match="etas"):
-        Params(etas=[0.0])
-
-
-def test_same_seed_same_numbers_and_figures() -> None:
-    assert _run(seed=3).model_dump() == _run(seed=3).model_dump()
-    assert _run(seed=3).gd != _run(seed=4).gd
-    result = _run()
-    assert set(SPEC.figures(result)) == {"erm_losses", "gd_gap", "code_inner_products"}
-    assert {"result.json", "gd_gaps.csv"} <= set(result.all_artifacts())
+def test_artifacts_figures_and_examples() -> None:
+    result = _run(seeds=1)
+    assert {"result.json", "seeds.csv"} <= set(result.all_artifacts())
+    assert set(SPEC.figures(result)) == {"excess", "inner_products"}
+    assert len(result.inner_products) == len(result.unseen_mask) == result.code_size
     for example in SPEC.examples().values():  # type: ignore[union-attr]
         Params.model_validate(example)
