@@ -16,9 +16,10 @@ __all__ = ["SPEC", "examples"]
 def examples() -> dict[str, dict[str, Any]]:
     """Named inputs; times are on one core of the shared machine."""
     return {
-        "Default: 5 tasks, 4 experts (~20 s)": {},
-        "Another seed (~20 s)": {"seed": 1},
-        "Stronger parameter penalty, lambda = 3 (~20 s)": {"param_penalty": 3.0},
+        "Default: 5 tasks, 4 experts, 1 seed (~20 s)": {},
+        "Reproduce the paper (3 seeds, ~55 s)": {"seeds": 3, "seed": 0},
+        "Weaker parameter penalty, lambda = 0.3 (~20 s)": {"param_penalty": 0.3},
+        "Strong parameter penalty, lambda = 10: keeps no expert (~20 s)": {"param_penalty": 10.0},
         "No CKA penalty (~20 s)": {"cka_weight": 0.0},
         "Two experts per layer (~15 s)": {"experts": 2},
         "Longer training: 15 epochs per task (~50 s)": {"epochs_per_task": 15},
@@ -33,31 +34,39 @@ experts differ in how sensitive they are, so copying every block wastes paramete
 
 1. **Backbone**: stem (64 → d) and L residual blocks $h \leftarrow h + \mathrm{FFN}_l(h)$, one 10-way head
    (class-incremental: no task id at test time). Trained on task 1 like a pre-trained model.
-2. **CKA drift** (the motivation, figure 1): after each new task, linear CKA
+2. **CKA drift**: after each new task, linear CKA
    $\|Y^\top X\|_F^2 / (\|X^\top X\|_F \|Y^\top Y\|_F)$ between each block's outputs before ($X$) and after
    ($Y$) on the earlier tasks' test inputs; drift = 1 − CKA.
 3. **Full upcycling**: when task 2 arrives every block becomes E experts (the frozen original and E − 1
    trainable copies) with a zero-initialised router, so the model's function is unchanged at that moment.
-4. **Selective upcycling (bilevel)**: a keep-logit $a_{l,e}$ per candidate copy. *Outer loop*: relaxed masks
-   $m = \sigma((a + \log u - \log(1-u))/\tau)$ (Gumbel-Softmax, τ = 0.5), minimise the held-out loss on the
-   new task plus replay + λ · expected added parameters / full upcycling's. *Inner loop*: train the weights
-   on task loss + replay loss + $w_{CKA}(1 - \overline{\mathrm{CKA}}(\text{old}, \text{new}))$ on replay samples.
-   Alternate one step each for the first half of task 2's epochs, keep blocks with $\sigma(a) > 1/2$,
-   delete the rest (a layer with none kept stays a dense, trainable block), then train on.
-5. **Metrics** (Avalanche/GEM definitions) from R[i, j], the accuracy on task j after task i:
-   average accuracy $\frac1T\sum_j R_{T,j}$, forgetting $\frac1{T-1}\sum_{j<T}(R_{j,j} - R_{T,j})$,
-   backward transfer = −forgetting. Baselines on the same stream, initial weights and batches: naive
-   fine-tuning, replay only (reservoir buffer), full upcycling (+ replay).
+4. **Selective upcycling (bilevel)**: *CKA guidance*: a throw-away copy is fine-tuned for one pass on the
+   new task; the blocks whose drift 1 − CKA (on the replay buffer's old inputs) is at least the mean are
+   the candidates. *Outer loop*: a keep-logit $a_{l,e}$ per candidate copy, relaxed masks
+   $m = \sigma((a + \log u - \log(1-u))/\tau)$ (Gumbel-Softmax) with τ annealed from 1 to 0.05, five Adam
+   steps per inner step on the held-out loss (new task + replay) + λ · expected added parameters / full
+   upcycling's. *Inner loop*: the weights on task loss + replay loss + $w_{CKA}(1 - \overline{\mathrm{CKA}})$.
+   The search runs through all of task 2's epochs; blocks with $\sigma(a) > 1/2$ are kept, the rest deleted
+   (a layer with none kept stays a dense, trainable block). Its cost (outer steps, seconds) is in the metrics.
+5. **Baselines** on the same stream, initial weights and batches: naive fine-tuning, replay only (reservoir
+   buffer), LwF (distillation of the old classes' logits, Avalanche's definition), full upcycling (+ replay).
+6. **Metrics** (Avalanche/GEM definitions) from R[i, j], the accuracy on task j after task i:
+   average accuracy $\frac1T\sum_j R_{T,j}$, forgetting $\frac1{T-1}\sum_{j<T}(R_{j,j} - R_{T,j})$.
 
-**The paper's setting** is LLMs on the TRACE benchmark (eight text tasks), upcycling transformer FFNs,
-reporting 80% less forgetting and 60% fewer added parameters than full upcycling. **Here**: a residual
-MLP on scikit-learn's 8 × 8 digits split into class-incremental tasks, dense soft routing, a 200-example
-replay buffer, one search when the second task arrives, a few epochs per task: the same mechanism at a
-scale that runs in seconds on one core. The claim checked: selective upcycling adds at most half of full
-upcycling's parameters, keeps average accuracy within 2 points of it, and has at most half the
-forgetting of naive fine-tuning. The verdict reports each part as measured; at this scale the search
-runs only a few dozen outer steps, so keep probabilities often stay near 1/2 and the parameter part
-varies with the seed.
+**Claims** (table above): parameters ≤ 40% of full upcycling's (the abstract's "60% removed"), with a sanity
+floor: at least one expert kept and a search that decided; average accuracy ≥ full's (1 point of slack);
+forgetting ≤ 20% of naive's ("80% reduction"); the standing puts every learner on average accuracy.
+
+**What we found** (seeds 0 to 2): the annealed search decides (every keep probability within 0.02 of 0 or 1),
+the CKA probe puts the most drift in the deepest block (the paper's deep-layer instability) and selects it.
+At λ = 1 the search keeps one copy on seed 0 and none on seeds 1 and 2, so the parameter claim is refused on
+those seeds: the held-out loss does not pay for an expert here. Forgetting falls far below naive's on every
+seed, but that is replay's doing: replay alone forgets about as little, and on this 8 × 8 digit stream a
+dense network with replay is as good as any upcycled one (upcycling needs a model that is short of capacity).
+LwF forgets almost as much as naive in this class-incremental setting, as it does in the literature.
+
+**The paper's setting** is LLMs on the TRACE benchmark (eight text tasks), upcycling transformer FFNs. Here: a
+residual MLP on scikit-learn's 8 × 8 digits, dense soft routing, a 200-example replay buffer, one search when
+the second task arrives (the paper grows at every task), a few epochs per task.
 
 *Citation*: Selective MoE upcycling for continual learning (CKA-guided bilevel NAS). ICML 2026.
 """
@@ -73,7 +82,7 @@ SPEC = MethodSpec(
         "Copying feed-forward blocks into experts protects old tasks but adds many parameters. A "
         "Gumbel-Softmax search penalised by parameter count picks which (layer, expert) blocks to copy, "
         "while a CKA penalty keeps old representations stable; compare it with naive fine-tuning, "
-        "replay and full upcycling on a class-incremental digit stream."
+        "replay, LwF and full upcycling on a class-incremental digit stream, over seeds."
     ),
     params_model=Params,
     result_model=Result,
@@ -84,5 +93,8 @@ SPEC = MethodSpec(
     examples=examples,
     order=1,
     tags=("continual learning", "mixture of experts", "neural architecture search"),
-    input_summary=lambda p: f"{p.tasks} tasks, {p.epochs_per_task} epochs, E = {p.experts}, seed {p.seed}",
+    input_summary=lambda p: (f"{p.tasks} tasks, {p.epochs_per_task} epochs, E = {p.experts}, λ = {p.param_penalty:g}, "
+                             f"seeds {p.seed}..{p.seed + p.seeds - 1}"),
+    smoke_params={"seeds": 1, "tasks": 2, "epochs_per_task": 1, "layers": 2, "width": 16, "experts": 2,
+                  "buffer_size": 20},
 )

@@ -9,7 +9,8 @@ from models.moe_upcycling.result import LABELS, Result
 
 __all__ = ["figures"]
 
-SHORT = {"naive": "naive", "replay": "replay", "full_upcycling": "full upcycling", "selective": "selective"}
+SHORT = {"naive": "naive", "replay": "replay", "lwf": "LwF", "full_upcycling": "full upcycling",
+         "selective": "selective"}
 
 
 def _drift(result: Result) -> go.Figure:
@@ -18,7 +19,7 @@ def _drift(result: Result) -> go.Figure:
         layers = list(drift)
         fig.add_bar(x=[f"block {k.split('_')[1]}" for k in layers], y=[drift[k] for k in layers], name=LABELS[name])
     fig.update_layout(
-        title="Representation drift per block: 1 - CKA(before, after a new task) on old-task inputs",
+        title="Representation drift per block (first seed): 1 - CKA(before, after a new task) on old-task inputs",
         xaxis_title="residual block (input side → output side)",
         yaxis_title="1 - linear CKA (0 = unchanged)",
         barmode="group",
@@ -46,23 +47,27 @@ def _matrices(result: Result) -> go.Figure:
         )
         fig.update_xaxes(title_text="evaluated task j", row=1, col=k + 1)
     fig.update_yaxes(title_text="after training task i", autorange="reversed")
-    fig.update_layout(title="Accuracy matrix R[i, j] (%)")
+    fig.update_layout(title="Accuracy matrix R[i, j] (%), first seed")
     return fig
 
 
 def _trade_off(result: Result) -> go.Figure:
     fig = go.Figure()
-    for name, m in result.methods.items():
+    for name in result.methods:
+        points = [s.methods[name] for s in result.per_seed]
+        forgetting = 100 * result.mean(name, "forgetting")
         fig.add_scatter(
-            x=[m.added_parameters / 1000],
-            y=[100 * m.average_accuracy],
+            x=[m.added_parameters / 1000 for m in points],
+            y=[100 * m.average_accuracy for m in points],
             mode="markers",
-            hovertext=[f"forgetting {100 * m.forgetting:.1f} points"],
-            marker={"size": 14},
-            name=f"{LABELS[name]} (forgetting {100 * m.forgetting:.1f} pts)",
+            hovertext=[f"seed {s.seed}: forgetting {100 * m.forgetting:.1f} points"
+                       for s, m in zip(result.per_seed, points, strict=True)],
+            marker={"size": 12},
+            name=f"{LABELS[name]} (forgetting {forgetting:.1f} pts)",
         )
+    n = len(result.per_seed)
     fig.update_layout(
-        title="Average accuracy against added parameters",
+        title=f"Average accuracy against added parameters (one point per seed, {n} seed{'s' * (n > 1)})",
         xaxis_title="parameters added by upcycling (thousands)",
         yaxis_title="average accuracy after the last task (%)",
         legend={"orientation": "h", "y": -0.25},
@@ -72,26 +77,26 @@ def _trade_off(result: Result) -> go.Figure:
 
 def _search(result: Result) -> go.Figure:
     s = result.search
-    fig = make_subplots(rows=1, cols=2, subplot_titles=["expected kept copies during the search", "final keep probability"])
-    fig.add_scatter(y=s.expected_kept_trace, mode="lines", name="sum of keep probabilities", row=1, col=1)
-    fig.add_hline(y=s.candidate_blocks / 2, line_dash="dot", row=1, col=1)
+    titles = ["CKA probe: drift per block", "expected kept copies during the search", "final keep probability"]
+    fig = make_subplots(rows=1, cols=3, subplot_titles=titles, horizontal_spacing=0.09)
+    blocks = [f"block {layer + 1}" for layer in range(len(s.probe_drift))]
+    colours = ["#d62728" if layer + 1 in s.candidate_layers else "#7f7f7f" for layer in range(len(s.probe_drift))]
+    fig.add_bar(x=blocks, y=s.probe_drift, marker_color=colours, name="1 - CKA (red: candidate)", row=1, col=1)
+    fig.add_scatter(y=s.expected_kept_trace, mode="lines", name="sum of keep probabilities", row=1, col=2)
     fig.add_heatmap(
         z=s.keep_probability,
         x=[f"copy {e + 1}" for e in range(len(s.keep_probability[0]) if s.keep_probability else 0)],
-        y=[f"block {layer + 1}" for layer in range(len(s.keep_probability))],
-        zmin=0,
-        zmax=1,
-        colorscale="RdBu",
-        texttemplate="%{z:.2f}",
-        colorbar={"title": "P(keep)"},
-        row=1,
-        col=2,
+        y=blocks, zmin=0, zmax=1, colorscale="RdBu", texttemplate="%{z:.2f}", colorbar={"title": "P(keep)"},
+        row=1, col=3,
     )
-    fig.update_xaxes(title_text="outer step", row=1, col=1)
-    fig.update_yaxes(title_text="expected kept copies (of all candidates)", row=1, col=1)
-    fig.update_xaxes(title_text="candidate expert copy", row=1, col=2)
-    fig.update_yaxes(title_text="residual block", row=1, col=2)
-    fig.update_layout(title="Outer loop: Gumbel-Softmax mask over (layer, expert) blocks", showlegend=False)
+    fig.update_xaxes(title_text="residual block", row=1, col=1)
+    fig.update_yaxes(title_text="1 - linear CKA after one pass", row=1, col=1)
+    fig.update_xaxes(title_text="inner step (outer steps between)", row=1, col=2)
+    fig.update_yaxes(title_text="expected kept copies", row=1, col=2)
+    fig.update_xaxes(title_text="candidate expert copy", row=1, col=3)
+    fig.update_yaxes(title_text="residual block", row=1, col=3)
+    fig.update_layout(title="CKA-guided candidates, then the annealed Gumbel-Softmax mask (first seed)",
+                      showlegend=False)
     return fig
 
 

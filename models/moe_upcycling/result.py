@@ -6,13 +6,14 @@ import io
 
 from pydantic import BaseModel, Field
 
-from models.common.contract import Artifact, MethodResult, Verdict
+from models.common.contract import Artifact, MethodResult
 
-__all__ = ["LearnerMetrics", "Result", "SearchSummary"]
+__all__ = ["LABELS", "LearnerMetrics", "Result", "SearchSummary", "SeedMetrics"]
 
 LABELS = {
     "naive": "Naive fine-tuning",
     "replay": "Replay only",
+    "lwf": "LwF (distillation)",
     "full_upcycling": "Full upcycling (+ replay)",
     "selective": "Selective upcycling (CKA + NAS, + replay)",
 }
@@ -25,57 +26,55 @@ class LearnerMetrics(BaseModel):
     forgetting: float = Field(description="mean_{j<T-1} R[j, j] - R[T-1, j]")
     backward_transfer: float = Field(description="-forgetting")
     added_parameters: int
+    seconds: float = Field(default=0.0, description="training time of this learner through the stream")
 
 
 class SearchSummary(BaseModel):
-    """The outer loop's outcome: keep probabilities and kept copies per layer, and its trace."""
+    """The outer loop's outcome: CKA probe, candidate layers, keep probabilities, kept copies and its cost."""
 
-    keep_probability: list[list[float]]
+    keep_probability: list[list[float]] = Field(description="final sigmoid(a); 0 for layers that were no candidate")
     kept_blocks: list[list[int]]
     expected_kept_trace: list[float]
     candidate_blocks: int
+    probe_drift: list[float] = Field(description="1 - CKA per block after the one-pass probe on the new task")
+    candidate_layers: list[int]
+    decided: float = Field(description="min over candidate blocks of |P(keep) - 1/2|")
+    outer_steps: int
+    search_seconds: float
 
 
-class Checks(BaseModel):
-    parameters_at_most_half: bool
-    accuracy_within_two_points: bool
-    forgetting_at_most_half_of_naive: bool
-    parameter_ratio: float
-    accuracy_gap: float
-    forgetting_ratio: float
+class SeedMetrics(BaseModel):
+    seed: int
+    methods: dict[str, LearnerMetrics]
+    kept_copies: int
+    decided: float
 
 
 class Result(MethodResult):
-    tasks: list[str]
-    methods: dict[str, LearnerMetrics]
+    tasks: list[str] = Field(description="the first seed's task split")
+    methods: dict[str, LearnerMetrics] = Field(description="the first seed's learners")
+    per_seed: list[SeedMetrics]
     accuracy_matrix: dict[str, list[list[float]]]
     cka_drift: dict[str, float] = Field(description="naive fine-tuning: layer -> mean over tasks of 1 - CKA(before, after)")
     cka_drift_by_method: dict[str, dict[str, float]]
     cka_per_transition: dict[str, list[list[float]]]
     search: SearchSummary
-    checks: Checks
     seconds: float
 
-    def verdict(self) -> Verdict:
-        c = self.checks
-        detail = (
-            f"selective adds {c.parameter_ratio:.0%} of full upcycling's parameters (claim <= 50%), "
-            f"average accuracy {c.accuracy_gap * 100:+.1f} points vs full upcycling (claim >= -2), "
-            f"forgetting {c.forgetting_ratio:.0%} of naive fine-tuning's (claim <= 50%)"
-        )
-        held = [c.parameters_at_most_half, c.accuracy_within_two_points, c.forgetting_at_most_half_of_naive]
-        if all(held):
-            return Verdict("Claim holds", "success", detail)
-        return Verdict(f"Claim holds in {sum(held)} of 3 parts", "warning", detail)
+    def mean(self, name: str, metric: str) -> float:
+        values = [float(getattr(s.methods[name], metric)) for s in self.per_seed]
+        return sum(values) / len(values)
 
     def metrics(self) -> dict[str, float | int | str]:
         out: dict[str, float | int | str] = {}
-        for name, m in self.methods.items():
+        for name in self.methods:
             label = LABELS.get(name, name)
-            out[f"{label}: average accuracy (%)"] = round(100 * m.average_accuracy, 1)
-            out[f"{label}: forgetting (points)"] = round(100 * m.forgetting, 1)
-            out[f"{label}: added parameters"] = m.added_parameters
-        out["Selective / full added parameters"] = round(self.checks.parameter_ratio, 3)
+            out[f"{label}: average accuracy (%)"] = round(100 * self.mean(name, "average_accuracy"), 1)
+            out[f"{label}: forgetting (points)"] = round(100 * self.mean(name, "forgetting"), 1)
+            out[f"{label}: added parameters"] = round(self.mean(name, "added_parameters"))
+        out["Search: outer steps (first seed)"] = self.search.outer_steps
+        out["Search: time (s, first seed)"] = round(self.search.search_seconds, 1)
+        out["Seeds"] = len(self.per_seed)
         out["Run time (s)"] = round(self.seconds, 1)
         return out
 
@@ -89,9 +88,11 @@ class Result(MethodResult):
 
     def methods_csv(self) -> str:
         buf = io.StringIO()
-        buf.write("method,average_accuracy,forgetting,backward_transfer,added_parameters\n")
-        for name, m in self.methods.items():
-            buf.write(f"{name},{m.average_accuracy:.6f},{m.forgetting:.6f},{m.backward_transfer:.6f},{m.added_parameters}\n")
+        buf.write("seed,method,average_accuracy,forgetting,backward_transfer,added_parameters,seconds\n")
+        for s in self.per_seed:
+            for name, m in s.methods.items():
+                buf.write(f"{s.seed},{name},{m.average_accuracy:.6f},{m.forgetting:.6f},{m.backward_transfer:.6f},"
+                          f"{m.added_parameters},{m.seconds:.2f}\n")
         return buf.getvalue()
 
     def matrix_csv(self) -> str:

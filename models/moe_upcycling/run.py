@@ -1,4 +1,5 @@
-"""run(params, progress): the class-incremental digit stream, then each learner in turn."""
+"""run(params, progress): per seed, the class-incremental digit stream, then each learner in turn; the
+claims are judged over the seeds."""
 
 from __future__ import annotations
 
@@ -7,24 +8,27 @@ import time
 import numpy as np
 import torch
 
-from models.common.continual import backward_transfer, class_incremental_tasks
+from models.common.claims import Measurement, Standing, evaluate_claims, run_seeds, seed_values
+from models.common.continual import backward_transfer, class_incremental_tasks, one_thread
 from models.common.contract import MethodInputError, Progress
 from models.common.device import torch_device
 from models.common.progress import MonotoneProgress
+from models.moe_upcycling.claims import CLAIMS
 from models.moe_upcycling.learners import LEARNERS, LearnerOutcome, train_learner
 from models.moe_upcycling.network import UpcycleNet
 from models.moe_upcycling.params import Params
-from models.moe_upcycling.result import Checks, LearnerMetrics, Result, SearchSummary
+from models.moe_upcycling.result import LearnerMetrics, Result, SearchSummary, SeedMetrics
+from models.moe_upcycling.search import DECIDED
 
 __all__ = ["WORK_LIMIT", "run", "work_units"]
 
-# epochs x blocks x experts x (width / 64)^2: the defaults are 72 units (~17 s on one core)
-WORK_LIMIT = 300.0
+# seeds x epochs x blocks x experts x (width / 64)^2: the defaults are 72 units (~20 s on one core)
+WORK_LIMIT = 400.0
 
 
 def work_units(params: Params) -> float:
-    """A cost estimate proportional to the training time of the four learners."""
-    return params.epochs_per_task * params.layers * params.experts * (params.width / 64) ** 2
+    """A cost estimate proportional to the training time of the learners over all seeds."""
+    return params.seeds * params.epochs_per_task * params.layers * params.experts * (params.width / 64) ** 2
 
 
 def _drift(outcome: LearnerOutcome) -> dict[str, float]:
@@ -32,63 +36,84 @@ def _drift(outcome: LearnerOutcome) -> dict[str, float]:
     return {f"layer_{layer + 1}": float(1.0 - v) for layer, v in enumerate(per_layer)}
 
 
-def _checks(methods: dict[str, LearnerMetrics]) -> Checks:
-    sel, full, naive = methods["selective"], methods["full_upcycling"], methods["naive"]
-    ratio = sel.added_parameters / full.added_parameters if full.added_parameters else 0.0
-    gap = sel.average_accuracy - full.average_accuracy
-    f_ratio = sel.forgetting / naive.forgetting if naive.forgetting > 0 else float("inf")
-    return Checks(
-        parameters_at_most_half=ratio <= 0.5,
-        accuracy_within_two_points=gap >= -0.02,
-        forgetting_at_most_half_of_naive=f_ratio <= 0.5,
-        parameter_ratio=ratio,
-        accuracy_gap=gap,
-        forgetting_ratio=f_ratio,
+def _one_seed(params: Params, seed: int, device: str, progress: Progress) -> tuple[list[str], dict[str, LearnerOutcome]]:
+    monotone = MonotoneProgress(progress)
+    tasks = class_incremental_tasks(params.tasks, np.random.default_rng(seed))
+    init = UpcycleNet(64, params.width, params.layers, 10, torch.Generator().manual_seed(seed)).state_dict()
+    outcomes: dict[str, LearnerOutcome] = {}
+    for k, name in enumerate(LEARNERS):
+        stage = monotone.stage(k / len(LEARNERS), (k + 1) / len(LEARNERS))
+
+        def report(fraction: float, message: str = "", stage: Progress = stage) -> None:
+            stage(fraction, f"seed {seed}, {message}")
+
+        outcomes[name] = train_learner(name, tasks, params, seed, device, init, report)
+    return [t.name for t in tasks], outcomes
+
+
+def _metrics(o: LearnerOutcome) -> LearnerMetrics:
+    return LearnerMetrics(average_accuracy=o.matrix.average_accuracy(), forgetting=o.matrix.forgetting(),
+                          backward_transfer=backward_transfer(o.matrix.values), added_parameters=o.added_parameters,
+                          seconds=o.seconds)
+
+
+def _decided(o: LearnerOutcome) -> float:
+    probabilities = [p for layer in o.candidates for p in o.keep_probability[layer]]
+    return min((abs(p - 0.5) for p in probabilities), default=0.0)
+
+
+def _measure(methods: dict[str, LearnerMetrics], sel: LearnerOutcome) -> dict[str, Measurement]:
+    s, full, naive = methods["selective"], methods["full_upcycling"], methods["naive"]
+    kept = sum(len(k) for k in sel.kept_blocks)
+    decided = _decided(sel) >= 0.5 - DECIDED
+    note = f"{kept} copies kept; min |P(keep) - 1/2| = {_decided(sel):.2f}"
+    return {
+        "params": Measurement(s.added_parameters / full.added_parameters, floor_ok=kept > 0 and decided, note=note),
+        "accuracy": Measurement(100 * (s.average_accuracy - full.average_accuracy), floor_ok=kept > 0, note=note),
+        "forgetting": Measurement(s.forgetting / naive.forgetting if naive.forgetting > 0 else None),
+        "forgetting_full": Measurement(100 * (s.forgetting - full.forgetting)),
+    }
+
+
+def _search(sel: LearnerOutcome, params: Params) -> SearchSummary:
+    return SearchSummary(
+        keep_probability=sel.keep_probability, kept_blocks=sel.kept_blocks, expected_kept_trace=sel.search_trace,
+        candidate_blocks=len(sel.candidates) * (params.experts - 1), probe_drift=sel.probe_drift,
+        candidate_layers=[c + 1 for c in sel.candidates], decided=_decided(sel), outer_steps=sel.outer_steps,
+        search_seconds=sel.search_seconds,
     )
 
 
 def run(params: Params, progress: Progress) -> Result:
-    """Train naive, replay, full and selective upcycling on the same stream; compare R, CKA and parameters."""
+    """Train naive, replay, LwF, full and selective upcycling on the same stream per seed (one torch thread)."""
     units = work_units(params)
     if units > WORK_LIMIT:
         raise MethodInputError(
-            f"epochs_per_task x layers x experts x (width/64)^2 = {units:.0f} is above the limit of "
-            f"{WORK_LIMIT:.0f}; lower epochs_per_task, experts, layers or width"
+            f"seeds x epochs_per_task x layers x experts x (width/64)^2 = {units:.0f} is above the limit of "
+            f"{WORK_LIMIT:.0f}; lower seeds, epochs_per_task, experts, layers or width"
         )
     start = time.perf_counter()
-    monotone = MonotoneProgress(progress)
-    monotone(0.0, "building the task stream")
     device = torch_device()
-    tasks = class_incremental_tasks(params.tasks, np.random.default_rng(params.seed))
-    init = UpcycleNet(64, params.width, params.layers, 10, torch.Generator().manual_seed(params.seed)).state_dict()
-    outcomes: dict[str, LearnerOutcome] = {}
-    for k, name in enumerate(LEARNERS):
-        stage = monotone.stage(k / len(LEARNERS), (k + 1) / len(LEARNERS))
-        outcomes[name] = train_learner(name, tasks, params, device, init, stage)
-    methods = {
-        name: LearnerMetrics(
-            average_accuracy=o.matrix.average_accuracy(),
-            forgetting=o.matrix.forgetting(),
-            backward_transfer=backward_transfer(o.matrix.values),
-            added_parameters=o.added_parameters,
-        )
-        for name, o in outcomes.items()
-    }
-    sel = outcomes["selective"]
-    monotone(1.0, "done")
-    return Result(
-        tasks=[t.name for t in tasks],
-        methods=methods,
-        accuracy_matrix={name: o.matrix.rows() for name, o in outcomes.items()},
-        cka_drift=_drift(outcomes["naive"]),
-        cka_drift_by_method={name: _drift(o) for name, o in outcomes.items()},
-        cka_per_transition={name: o.cka_per_transition for name, o in outcomes.items()},
-        search=SearchSummary(
-            keep_probability=sel.keep_probability,
-            kept_blocks=sel.kept_blocks,
-            expected_kept_trace=sel.search_trace,
-            candidate_blocks=params.layers * (params.experts - 1),
-        ),
-        checks=_checks(methods),
-        seconds=time.perf_counter() - start,
+    seeds = seed_values(params.seed, params.seeds)
+    with one_thread():
+        runs = run_seeds(seeds, lambda s, p: _one_seed(params, s, device, p), progress)
+    per_seed = []
+    measured = []
+    for seed, (_, outcomes) in zip(seeds, runs, strict=True):
+        methods = {name: _metrics(o) for name, o in outcomes.items()}
+        sel = outcomes["selective"]
+        per_seed.append(SeedMetrics(seed=seed, methods=methods, kept_copies=sum(len(k) for k in sel.kept_blocks),
+                                    decided=_decided(sel)))
+        measured.append(_measure(methods, sel))
+    names, first = runs[0]
+    result = Result(
+        tasks=names, methods=per_seed[0].methods, per_seed=per_seed,
+        accuracy_matrix={name: o.matrix.rows() for name, o in first.items()},
+        cka_drift=_drift(first["naive"]), cka_drift_by_method={name: _drift(o) for name, o in first.items()},
+        cka_per_transition={name: o.cka_per_transition for name, o in first.items()},
+        search=_search(first["selective"], params), seconds=time.perf_counter() - start,
+        claims=evaluate_claims(CLAIMS, {c.id: [m[c.id] for m in measured] for c in CLAIMS}, seeds),
     )
+    result.standing = Standing(metric="average accuracy", lower_is_better=False, method="selective",
+                               scores={name: result.mean(name, "average_accuracy") for name in LEARNERS})
+    return result

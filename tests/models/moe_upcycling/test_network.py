@@ -4,9 +4,18 @@ from __future__ import annotations
 
 import pytest
 import torch
+import torch.nn.functional as F
 
+from models.moe_upcycling.learners import lwf_loss
 from models.moe_upcycling.network import MoEBlock, UpcycleNet, ffn_parameters, router_parameters
-from models.moe_upcycling.search import ExpertMask
+from models.moe_upcycling.search import (
+    TAU_END,
+    TAU_START,
+    ExpertMask,
+    candidate_layers,
+    cka_probe,
+    temperature_at,
+)
 
 
 def _net(width: int = 16, layers: int = 2) -> UpcycleNet:
@@ -71,14 +80,15 @@ def test_pruning_equals_the_hard_mask() -> None:
     assert len(block0.experts) == 3 and len(block1.experts) == 2
 
 
-def test_original_expert_and_stem_are_frozen_after_upcycling() -> None:
+def test_only_the_original_expert_is_frozen_after_upcycling() -> None:
     net = _net()
     net.upcycle([0], copies=1)
     block = net.blocks[0]
     assert isinstance(block, MoEBlock)
     assert not any(p.requires_grad for p in block.experts[0].parameters())
     assert all(p.requires_grad for p in block.experts[1].parameters())
-    assert not any(p.requires_grad for p in net.stem.parameters())
+    assert all(p.requires_grad for p in net.stem.parameters())
+    assert all(p.requires_grad for p in net.head.parameters())
 
 
 def test_mask_samples_and_expected_cost_gradient() -> None:
@@ -99,10 +109,57 @@ def test_mask_samples_and_expected_cost_gradient() -> None:
 
 
 def test_many_samples_keep_a_block_with_its_probability() -> None:
-    mask = ExpertMask(1, 1, temperature=0.01)
+    mask = ExpertMask(1, 1)
+    mask.temperature = 0.01
     with torch.no_grad():
         mask.logits.fill_(1.0)
     g = torch.Generator().manual_seed(2)
     with torch.no_grad():
         kept = torch.stack([mask.sample(g) for _ in range(4000)]).round().mean()
     assert float(kept) == pytest.approx(float(torch.sigmoid(torch.tensor(1.0))), abs=0.03)
+
+
+def test_non_candidate_layers_are_never_sampled_or_kept() -> None:
+    mask = ExpertMask(3, 2, candidates=[2])
+    with torch.no_grad():
+        mask.logits.fill_(4.0)
+    sample = mask.sample(torch.Generator().manual_seed(0)).detach()
+    assert float(sample[:2].abs().sum()) == 0.0 and bool((sample[2] > 0.5).all())
+    assert mask.kept() == [[], [], [1, 2]]
+    assert mask.decided() == pytest.approx(float(torch.sigmoid(torch.tensor(4.0))) - 0.5)
+
+
+def test_temperature_anneals_geometrically_from_start_to_end() -> None:
+    taus = [temperature_at(k, 11) for k in range(11)]
+    assert taus[0] == pytest.approx(TAU_START) and taus[-1] == pytest.approx(TAU_END)
+    ratios = [b / a for a, b in zip(taus, taus[1:], strict=False)]
+    assert max(ratios) == pytest.approx(min(ratios)) and max(ratios) < 1
+
+
+def test_candidates_are_the_layers_at_or_above_the_mean_drift() -> None:
+    assert candidate_layers([0.1, 0.2, 0.6]) == [2]
+    assert candidate_layers([0.3, 0.3]) == [0, 1]
+    assert candidate_layers([0.1, 0.5, 0.4]) == [1, 2]
+
+
+def test_the_probe_leaves_the_model_untouched_and_reports_zero_drift_without_steps() -> None:
+    net, x = _net(), _x()
+    before = {k: v.clone() for k, v in net.state_dict().items()}
+    y = torch.randint(0, 10, (20,), generator=torch.Generator().manual_seed(3))
+    assert cka_probe(net, x, y, x, 0.01, []) == pytest.approx([0.0, 0.0], abs=1e-9)
+    drift = cka_probe(net, x, y, x, 0.05, [torch.arange(20)] * 5)
+    assert all(d > 0 for d in drift)
+    assert all(torch.equal(before[k], v) for k, v in net.state_dict().items())
+
+
+def test_lwf_is_temperature_scaled_kl_on_the_old_classes_only() -> None:
+    g = torch.Generator().manual_seed(4)
+    new, old = torch.randn(6, 10, generator=g), torch.randn(6, 10, generator=g)
+    assert float(lwf_loss(old, old, [0, 3])) == pytest.approx(0.0, abs=1e-6)
+    assert float(lwf_loss(new, old, [])) == 0.0
+    cols = [1, 4, 7]
+    expected = 4.0 * F.kl_div(F.log_softmax(new[:, cols] / 2, 1), F.softmax(old[:, cols] / 2, 1), reduction="batchmean")
+    assert float(lwf_loss(new, old, cols)) == pytest.approx(float(expected))
+    changed = new.clone()
+    changed[:, 9] += 5.0  # a new class's logit does not enter
+    assert float(lwf_loss(changed, old, cols)) == pytest.approx(float(expected))
