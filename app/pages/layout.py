@@ -14,6 +14,7 @@ from app.components import (
     JobView,
     example_picker,
     examples,
+    format_number,
     mark,
     method_page,
     param_widget,
@@ -38,9 +39,6 @@ FRAMES = {"objects": f"{NAME}._objects", "relations": f"{NAME}._relations", "ope
 EDITORS = {kind: f"{key}_editor" for kind, key in FRAMES.items()}
 JSON_KEY, USE_JSON_KEY = f"{NAME}._scene_json", f"{NAME}._use_json"
 RANDOM_KEY, RANDOM_SEED_KEY, RANDOM_OBJECTS_KEY = f"{NAME}._random", f"{NAME}._random_seed", f"{NAME}._random_objects"
-MILP_LABELS = {"auto": "when the optimiser fails (small scenes)", "first": "first, for a proof either way", "off": "never"}
-ABLATION_LABELS = {"no_decomposition": "no decomposition", "no_imagination": "no imagination (random start)",
-                   "no_reparameterisation": "no reparameterisation"}
 
 
 def _frame(rows: list[dict[str, Any]], columns: list[str]) -> pd.DataFrame:
@@ -186,29 +184,26 @@ def controls() -> dict[str, Any]:
         scene = _scene_from_tables(objects, relations, openings)
         params["scene"] = _json_editor() or scene
         params["statements"] = param_widget(NAME, "statements", widget="lines",
-                                            label="More relations as sentences (one a line)",
                                             help="e.g. 'the lamp is on top of nightstand a', 'the desk is in the north "
                                                  "east corner', 'the wardrobe has 0.6 m of clearance in front'") or None
         llm = resource(NAME, "llm") or {}
         configured = bool(llm.get("configured"))
-        params["use_llm"] = param_widget(NAME, "use_llm", label="Ask the LLM for relations from a description",
-                                         disabled=not configured)
+        params["use_llm"] = param_widget(NAME, "use_llm", disabled=not configured)
         if not configured:
             params["use_llm"] = False
             st.caption("No LLM is configured on this server (set LLM_BASE_URL and LLM_MODEL on the model server "
                        "to turn this on).")
         else:
-            params["description"] = param_widget(NAME, "description", label="Room description (for the LLM)")
+            params["description"] = param_widget(NAME, "description")
     left, right = st.columns(2)
     with left:
-        params["revise"] = param_widget(NAME, "revise", label="Revise contradictions (drop the fewest relations)")
-        params["ablations"] = param_widget(NAME, "ablations", label="Compare with ablations",
-                                           format_func=lambda v: ABLATION_LABELS.get(v, v))
-        params["milp"] = param_widget(NAME, "milp", label="Complete MILP solver (HiGHS)",
-                                      format_func=lambda v: MILP_LABELS.get(v, v))
+        params["revise"] = param_widget(NAME, "revise")
+        params["ablations"] = param_widget(NAME, "ablations")
+        params["milp"] = param_widget(NAME, "milp")
     with right:
-        params["starts"] = param_widget(NAME, "starts", label="Optimiser starts", widget="slider")
-        params["seed"] = param_widget(NAME, "seed", label="Seed of the first start", widget="number")
+        params["starts"] = param_widget(NAME, "starts", widget="slider")
+        params["seed"] = param_widget(NAME, "seed", widget="number")
+        params["seeds"] = param_widget(NAME, "seeds")
     with st.expander("Optimiser budget"):
         params["stage1_iterations"] = param_widget(NAME, "stage1_iterations", widget="number")
         params["stage2_iterations"] = param_widget(NAME, "stage2_iterations", widget="number")
@@ -281,7 +276,7 @@ def render(job: JobView) -> None:
         st.subheader("Ablations (optimiser only, same scene and budget)")
         table([{"Variant": a["variant"], "Clean": mark(a["clean"]), "Collisions": a["collision_count"],
                 "Out of room": a["out_of_room_count"], "Relations violated": a["relations_violated"],
-                "Starts": a["starts"], "Time (s)": a["seconds"]} for a in result["ablations"]])
+                "Starts": a["starts"], "Time (s)": format_number(a["seconds"])} for a in result["ablations"]])
         show_figures(job, ["ablations"])
     show_figures(job, ["loss"])
 

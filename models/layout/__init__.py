@@ -11,8 +11,8 @@ from models.layout.figures import figures
 from models.layout.llm import DEFAULT_MODEL
 from models.layout.params import Params
 from models.layout.result import Result
-from models.layout.run import run
 from models.layout.scene import CORNER_WALLS, RELATION_TYPES, WALLS
+from models.layout.seeds import run
 
 __all__ = ["SPEC"]
 
@@ -51,7 +51,7 @@ and optimises asset meshes; here objects are boxes, relations come from tables, 
 LLM, and the exact checks, the consistency proof and the MILP are this demo's additions. Relation names
 follow the official code's constraint vocabulary (`solvers/r3l/dsl/parse_constraints.py`: against_wall,
 corner, left_of/right_of/in_front_of/behind_of, around, facing, align); there `align` means equal rotation,
-here (as in the issue that asked for it) the same line along an axis.
+here the same line along an axis.
 
 Zhifeng Gu, Yuqi Wang, Bing Wang. R^3L: Reasoning 3D Layouts from Relative Spatial Relations. ICML 2026.
 """

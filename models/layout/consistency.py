@@ -8,6 +8,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from models.layout.far_bound import max_gap_bound
 from models.layout.geometry import COLLISION_AREA, OUT_OF_ROOM_TOL
 from models.layout.relations import FAR_GAP, WALL_DEG, WALL_DIST
 from models.layout.resolve import AxisEdge, axis_constraints, grounded, yaw_pins
@@ -98,7 +99,8 @@ def find_inconsistency(scene: Scene, relations: list[Relation], subset: list[int
 
 def _far_beyond_room(scene: Scene, relations: list[Relation], subset: list[int]) -> Conflict | None:
     """A `far` pair the room cannot hold: each footprint contains the disc of radius min(w, d)/2 about
-    its centre, so the gap is at most the largest centre distance the room allows minus both radii."""
+    its centre, so the gap is at most the largest centre distance the room allows minus both radii; else the
+    certified bound over every yaw and placement (`far_bound.max_gap_bound`) is below the gap."""
     index = scene.index()
     room = scene.room
     for k in subset:
@@ -109,7 +111,9 @@ def _far_beyond_room(scene: Scene, relations: list[Relation], subset: list[int])
         ra, rb = min(oa.width, oa.depth) / 2.0, min(ob.width, ob.depth) / 2.0
         dx = room.width + 2 * OUT_OF_ROOM_TOL - ra - rb
         dy = room.depth + 2 * OUT_OF_ROOM_TOL - ra - rb
-        if math.hypot(max(dx, 0.0), max(dy, 0.0)) - ra - rb < FAR_GAP:
+        room_box = (room.width + 2 * OUT_OF_ROOM_TOL, room.depth + 2 * OUT_OF_ROOM_TOL)
+        if (math.hypot(max(dx, 0.0), max(dy, 0.0)) - ra - rb < FAR_GAP
+                or max_gap_bound((oa.width, oa.depth), (ob.width, ob.depth), room_box) < FAR_GAP):
             return Conflict(frozenset({k}), f"the room is too small for a {FAR_GAP:.1f} m gap")
     return None
 

@@ -443,7 +443,7 @@ def solve_milp(scene: Scene, relations: list[Relation], time_limit: float = 20.0
     `floor` says which objects stand at z = 0 (default: those that are not on top of anything in
     `relations`). With `check`, a feasible answer is confirmed by the exact checks of the full scene.
     """
-    from models.layout.pipeline import exact_violations  # the pipeline imports this module
+    from models.layout.gate import exact_violations
 
     started = time.perf_counter()
     on_floor = floor if floor is not None else grounded(scene, relations)

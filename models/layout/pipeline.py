@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from models.layout.gate import exact_violations
 from models.layout.geometry import collisions, out_of_room
 from models.layout.imagination import imagine, place_cluster, random_layout
 from models.layout.optimize import optimise
@@ -15,7 +16,7 @@ from models.layout.problem import Problem, build_problem
 from models.layout.relations import blocked_openings, check_all
 from models.layout.scene import Relation, Scene
 
-__all__ = ["Evaluation", "Flags", "LayoutOutcome", "evaluate", "layout_scene"]
+__all__ = ["Evaluation", "Flags", "LayoutOutcome", "evaluate", "exact_violations", "layout_scene"]
 
 
 @dataclass(frozen=True)
@@ -168,17 +169,3 @@ def _one_start(problem: Problem, flags: Flags, seed: int, start: int, stage1: in
             best = candidate
     best.repairs = rounds
     return best
-
-
-def exact_violations(scene: Scene, relations: list[Relation], poses: np.ndarray) -> list[str]:
-    """Describe everything the exact checks reject in a layout (empty when it is clean)."""
-    index = scene.index()
-    names = [o.name for o in scene.objects]
-    sizes = np.array([[o.width, o.depth, o.height] for o in scene.objects], dtype=float)
-    room = (scene.room.width, scene.room.depth, scene.room.height)
-    out = [f"relation {k} ({r.type})" for k, (r, ok) in enumerate(zip(
-        relations, check_all(relations, index, poses, sizes, room), strict=True)) if not ok]
-    out += [f"{names[i]} collides with {names[j]}" for i, j, _ in collisions(poses, sizes)]
-    out += [f"{names[i]} is out of the room" for i in out_of_room(poses, sizes, room)]
-    out += [f"{o} blocks {d}" for d, o in blocked_openings(scene, poses, sizes)]
-    return out

@@ -8,7 +8,7 @@ import math
 import re
 from typing import Any, Literal
 
-from pydantic import AliasChoices, BaseModel, Field, model_serializer
+from pydantic import AliasChoices, BaseModel, Field, model_serializer, model_validator
 
 from models.common import Artifact, MethodResult, Verdict
 from models.layout.scene import Obj, Opening, Room, Scene
@@ -131,13 +131,31 @@ class Result(MethodResult):
     ablations: list[AblationRow] = Field(default_factory=list)
     milp: MilpReport | None = None
 
+    @model_validator(mode="after")
+    def _ok_only_if_every_exact_check_passes(self) -> Result:
+        """The last word after every solver: an `ok` layout that fails any exact check becomes `unsolved`."""
+        if self.status != "ok":
+            return self
+        from models.layout.gate import reported_violations
+
+        failed = reported_violations(self)
+        if failed:
+            self.status = "unsolved"
+            for _, k in failed:
+                if k is not None:
+                    self.relations[k].satisfied = False
+                    self.violations = sorted({*self.violations, k})
+            self.message = ("the final exact check of the reported layout failed: "
+                            + "; ".join(text for text, _ in failed[:5]) + (" ..." if len(failed) > 5 else ""))
+        return self
+
     @model_serializer(mode="wrap")
     def _rename_scores(self, handler: Any) -> dict[str, Any]:
         data = handler(self)
         data["metrics"] = data.pop("scores")
         return data
 
-    def verdict(self) -> Verdict:
+    def answer(self) -> Verdict:
         m = self.scores
         if self.status == "ok":
             by = "the MILP solver" if self.solver == "milp" else "the optimiser"

@@ -113,7 +113,7 @@ def _gather(params: Params, scene: Scene, progress: Progress) -> tuple[list[Rela
 
 
 def _poses(names: list[str], poses: np.ndarray) -> dict[str, PoseOut]:
-    return {n: PoseOut(x=round(float(p[0]), 4), y=round(float(p[1]), 4), z=round(float(p[2]), 4), yaw=round(float(p[3]), 3))
+    return {n: PoseOut(x=round(float(p[0]), 6), y=round(float(p[1]), 6), z=round(float(p[2]), 6), yaw=round(float(p[3]), 4))
             for n, p in zip(names, poses, strict=True)}
 
 
@@ -156,7 +156,8 @@ def _verdicts(relations: list[Relation], sources: list[str]) -> list[RelationVer
 
 
 def run(params: Params, progress: Progress) -> Result:
-    """Lay out a scene from relative relations (R^3L), naming contradictions before optimising."""
+    """One seed's run: lay out a scene from relative relations (R^3L), naming contradictions before optimising
+    (`models.layout.seeds.run` runs every seed and measures the claims)."""
     report_progress = MonotoneProgress(progress)
     scene = random_scene(params.random.seed, params.random.objects, params.random.relations_per_object).scene \
         if params.random is not None else params.scene

@@ -43,7 +43,7 @@ def test_default_is_a_full_room_and_a_small_room_is_laid_out_cleanly(live_backen
     assert not at.exception
     text = page_text(at)
     assert "OK" in text and "feasible layout" in text
-    relations = next(df.value for df in at.dataframe if "Holds" in df.value.columns)
+    relations = next(df.value for df in at.dataframe if "Sentence" in df.value.columns)
     assert list(relations["Holds"]) == ["✅"] * 4
     assert len(at.get("plotly_chart")) >= 3
 
