@@ -104,10 +104,12 @@ def raw(trajectories: Sequence[Trajectory], dimension: int) -> Transitions:
     return Transitions.concat([_logged(t) for t in trajectories], dimension)
 
 
-def augmented(env: Positioning, trajectories: Sequence[Trajectory], rng: np.random.Generator
-              ) -> tuple[Transitions, int, float]:
+def augmented(env: Positioning, trajectories: Sequence[Trajectory], rng: np.random.Generator, *,
+              target_shortcuts: bool = True, state_shortcuts: bool = True) -> tuple[Transitions, int, float]:
     """Logged transitions plus shortcuts for every episode whose target the rewards determine.
 
+    `target_shortcuts`: from every logged state straight to the trilaterated target; `state_shortcuts`:
+    relabelled paths from a logged state straight to later logged states (the ablations switch each off).
     Returns the transitions, the number of episodes whose target was recovered, and the largest recovery
     error (0 when none was recovered; the true target is read only for this diagnostic).
     """
@@ -121,7 +123,10 @@ def augmented(env: Positioning, trajectories: Sequence[Trajectory], rng: np.rand
         worst_error = max(worst_error, float(np.abs(estimate - trajectory.target).max()))
         visited = trajectory.positions
         for i in range(len(visited) - 1):
-            parts.append(shortcut(env, visited[i], estimate, estimate, env.horizon))
+            if target_shortcuts:
+                parts.append(shortcut(env, visited[i], estimate, estimate, env.horizon))
+            if not state_shortcuts:
+                continue
             later = np.arange(i + 2, len(visited))
             for j in rng.choice(later, size=min(PAIRS_PER_STATE, later.size), replace=False):
                 parts.append(shortcut(env, visited[i], visited[j], estimate, env.horizon))

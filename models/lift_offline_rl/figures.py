@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
@@ -60,5 +61,24 @@ def _curves(result: Result) -> go.Figure:
     return fig
 
 
+def _variants(result: Result) -> go.Figure:
+    fig = make_subplots(rows=1, cols=2, subplot_titles=("success rate (%)", "mean steps per episode"))
+    labels = [v.label for v in result.variants]
+    for col, (values, scale) in enumerate(((lambda v: v.success_rate, 100.0), (lambda v: v.mean_steps, 1.0)), 1):
+        means = [float(np.mean(values(v))) * scale for v in result.variants]
+        sds = [float(np.std(values(v), ddof=1)) * scale if len(values(v)) > 1 else 0.0 for v in result.variants]
+        fig.add_trace(go.Bar(x=means, y=labels, orientation="h", error_x={"type": "data", "array": sds},
+                             marker_color=["#1f77b4" if v.variant == "raw" else "#d62728" if v.variant == "augmented"
+                                           else "#9467bd" for v in result.variants], showlegend=False),
+                      row=1, col=col)
+    fig.add_vline(x=result.optimal_steps, line_dash="dot", annotation_text="straight line", row=1, col=2)
+    fig.update_xaxes(title_text="success rate (%)", row=1, col=1)
+    fig.update_xaxes(title_text="steps (straight line dotted)", row=1, col=2)
+    fig.update_yaxes(autorange="reversed", title_text="learner and data", row=1, col=1)
+    fig.update_yaxes(autorange="reversed", title_text="learner and data", showticklabels=False, row=1, col=2)
+    fig.update_layout(title=f"Every learner, mean ± sd over {len(result.seed_list)} seed(s)", height=200 + 40 * len(labels))
+    return fig
+
+
 def figures(result: Result) -> dict[str, go.Figure]:
-    return {"paths": _paths(result), "success_vs_trajectories": _sweep(result), "learning_curves": _curves(result)}
+    return {"variants": _variants(result), "paths": _paths(result), "success_vs_trajectories": _sweep(result), "learning_curves": _curves(result)}

@@ -1,7 +1,8 @@
-"""Plotly figures: worst-group vs average score over the tau sweep, fragility k vs tau, per-group bars, IRS trace."""
+"""Plotly figures: worst-group vs average score per method, degradation under shift, per-group bars, IRS trace."""
 
 from __future__ import annotations
 
+import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
@@ -15,31 +16,40 @@ def _scale(result: Result) -> tuple[float, str]:
     return (1.0, "MSE (target units^2)") if result.regression else (100.0, "accuracy (%)")
 
 
+def _sd(values: np.ndarray) -> float:
+    return float(np.std(values, ddof=1)) if len(values) > 1 else 0.0
+
+
 def _tradeoff(result: Result) -> go.Figure:
+    """Each method's mean over seeds (error bars: sd), and the first seed's tau sweep of IRS."""
     scale, unit = _scale(result)
-    fig = go.Figure(go.Scatter(
-        x=[p.average * scale for p in result.sweep], y=[p.worst_group * scale for p in result.sweep],
-        mode="lines+markers+text", text=[f"{p.tau_factor:g}x" for p in result.sweep], textposition="top center",
-        name="IRS, tau = factor x ERM loss", line={"color": PALETTE[1]},
-    ))
+    fig = go.Figure()
+    if result.sweep:
+        fig.add_trace(go.Scatter(
+            x=[p.average * scale for p in result.sweep], y=[p.worst_group * scale for p in result.sweep],
+            mode="lines+markers+text", text=[f"{p.tau_factor:g}x" for p in result.sweep], textposition="top center",
+            name="IRS, tau sweep (first seed)", line={"color": PALETTE[1]}))
     for index, key in enumerate(METHODS):
-        score: MethodScore = getattr(result.methods, key)
-        fig.add_trace(go.Scatter(x=[score.average * scale], y=[score.worst * scale], mode="markers",
+        x = np.array(result.over_seeds(key, "average")) * scale
+        y = np.array(result.over_seeds(key, "worst")) * scale
+        fig.add_trace(go.Scatter(x=[x.mean()], y=[y.mean()], mode="markers", name=LABELS[key],
+                                 error_x={"type": "data", "array": [_sd(x)]}, error_y={"type": "data", "array": [_sd(y)]},
                                  marker={"size": 13, "symbol": "diamond" if key == "irs" else "square",
-                                         "color": PALETTE[(index + 2) % len(PALETTE)]},
-                                 name=f"{LABELS[key]}" + (f" (tau = {result.tau_factor:g}x)" if key == "irs" else "")))
-    fig.update_layout(title=f"Worst-group against average test {unit.split(' ')[0]} as tau sweeps ({result.dataset})",
+                                         "color": PALETTE[(index + 2) % len(PALETTE)]}))
+    fig.update_layout(title=f"Worst-group against average test {unit.split(' ')[0]} ({len(result.seeds_run)} seed(s))",
                       xaxis_title=f"average test {unit}", yaxis_title=f"worst-group test {unit}", height=440)
     return fig
 
 
-def _fragility(result: Result) -> go.Figure:
-    fig = go.Figure(go.Scatter(x=[p.tau for p in result.sweep], y=[p.fragility for p in result.sweep],
-                               mode="lines+markers", name="IRS: final k", line={"color": PALETTE[1]}))
-    fig.add_vline(x=result.erm_train_loss, line_dash="dot", annotation_text="ERM training loss")
-    fig.update_layout(title="Fragility k reached against the target tau (k log E exp(loss / k) <= tau)",
-                      xaxis_title="target tau (training loss units)", yaxis_title="fragility k (loss units per nat)",
-                      yaxis_type="log", height=420)
+def _degradation(result: Result) -> go.Figure:
+    scale, unit = _scale(result)
+    fig = go.Figure()
+    for name, field in (("in distribution (training group shares)", "in_distribution"),
+                        (f"shifted ({result.shift_name})", "shifted")):
+        means = [float(np.mean(result.over_seeds(k, field))) * scale for k in METHODS]
+        fig.add_trace(go.Bar(x=[LABELS[k] for k in METHODS], y=means, name=name))
+    fig.update_layout(barmode="group", title=f"Test {unit.split(' ')[0]} before and after the shift (mean over seeds)",
+                      xaxis_title="method", yaxis_title=f"test {unit}", height=420)
     return fig
 
 
@@ -50,7 +60,7 @@ def _groups(result: Result) -> go.Figure:
         score: MethodScore = getattr(result.methods, key)
         fig.add_trace(go.Bar(x=[f"{r.name} (n = {r.size})" for r in score.groups], y=[r.score * scale for r in score.groups],
                              name=LABELS[key], marker_color=PALETTE[(index + 2) % len(PALETTE)]))
-    fig.update_layout(barmode="group", title=f"Per-group test {unit.split(' ')[0]} of each method ({result.dataset})",
+    fig.update_layout(barmode="group", title=f"Per-group test {unit.split(' ')[0]} of each method (first seed)",
                       xaxis_title="test group", yaxis_title=f"test {unit}", height=440)
     return fig
 
@@ -64,13 +74,13 @@ def _trace(result: Result) -> go.Figure:
     fig.add_trace(go.Scatter(x=result.trace_steps, y=result.trace_fragility, name="IRS fragility k",
                              line={"color": PALETTE[0]}), secondary_y=True)
     fig.add_hline(y=result.tau, line_dash="dash", annotation_text="tau", secondary_y=False)
-    fig.update_yaxes(title_text="mean training loss", secondary_y=False)
-    fig.update_yaxes(title_text="fragility k (log)", type="log", secondary_y=True)
-    fig.update_layout(title=f"IRS training at tau = {result.tau_factor:g} x ERM loss: the loss and the 1-D k update",
+    fig.update_yaxes(title_text="mean training loss (nats)", secondary_y=False)
+    fig.update_yaxes(title_text="fragility k (loss units per nat, log)", type="log", secondary_y=True)
+    fig.update_layout(title="IRS training (first seed): the loss and the 1-D k update",
                       xaxis_title="step (one forward and one backward pass each)", height=420)
     return fig
 
 
 def figures(result: Result) -> dict[str, go.Figure]:
-    return {"tradeoff": _tradeoff(result), "fragility": _fragility(result), "groups": _groups(result),
+    return {"tradeoff": _tradeoff(result), "degradation": _degradation(result), "groups": _groups(result),
             "trace": _trace(result)}

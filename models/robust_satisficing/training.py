@@ -18,7 +18,7 @@ from models.common.contract import Progress
 from models.robust_satisficing.tilted import K_MAX, fragility, tilted_weights
 
 __all__ = [
-    "DRO_STEP", "JTT_FRACTION", "JTT_UPWEIGHT", "TERM_TILT", "Fit", "Problem", "PassCount",
+    "DRO_STEP", "JTT_FRACTION", "JTT_UPWEIGHT", "TERM_TILT", "Fit", "Problem", "PassCount", "jtt_errors",
     "train_erm", "train_group_dro", "train_irs", "train_jtt", "train_tilted_erm",
 ]
 
@@ -137,7 +137,7 @@ def train_erm(problem: Problem, progress: Progress) -> Fit:
     return _train(problem, lambda losses, step: torch.full_like(losses, 1.0 / n), progress, "ERM")
 
 
-def train_group_dro(problem: Problem, progress: Progress) -> Fit:
+def train_group_dro(problem: Problem, progress: Progress, step: float = DRO_STEP) -> Fit:
     """Group DRO (Sagawa et al. 2020): q_g <- q_g exp(eta L_g), objective sum_g q_g L_g (groups known)."""
     counts = torch.bincount(problem.groups, minlength=problem.n_groups).to(torch.float32)
     present = counts > 0
@@ -146,35 +146,46 @@ def train_group_dro(problem: Problem, progress: Progress) -> Fit:
     def weighting(losses: torch.Tensor, step: int) -> torch.Tensor:
         nonlocal log_q
         group_loss = torch.zeros_like(counts).index_add_(0, problem.groups, losses) / counts.clamp(min=1)
-        log_q = torch.where(present, log_q + DRO_STEP * group_loss, log_q)
+        log_q = torch.where(present, log_q + step * group_loss, log_q)
         q = torch.softmax(log_q, dim=0)
         return (q / counts.clamp(min=1))[problem.groups]
 
-    return _train(problem, weighting, progress, "group DRO")
+    return _train(problem, weighting, progress, f"group DRO (eta = {step:g})")
 
 
-def train_tilted_erm(problem: Problem, progress: Progress) -> Fit:
+def train_tilted_erm(problem: Problem, progress: Progress, tilt: float = TERM_TILT) -> Fit:
     """Tilted ERM (Li et al. 2021) at a fixed tilt t: weights softmax(t l_i)."""
-    return _train(problem, lambda losses, step: tilted_weights(losses, 1.0 / TERM_TILT), progress, "tilted ERM")
+    return _train(problem, lambda losses, step: tilted_weights(losses, 1.0 / tilt), progress, f"tilted ERM (t = {tilt:g})")
 
 
-def train_jtt(problem: Problem, progress: Progress) -> Fit:
-    """Just Train Twice (Liu et al. 2021): a short ERM run finds its errors, which are upweighted in a second run."""
+def jtt_errors(problem: Problem, progress: Progress) -> tuple[torch.Tensor, Fit]:
+    """JTT's first stage: a short ERM run (JTT_FRACTION of the epochs); the rows it gets wrong (regression: the
+    worst-fit fifth) form the error set."""
     first_steps = max(1, round(JTT_FRACTION * problem.epochs))
     n = problem.X.shape[0]
-    first = _train(problem, lambda losses, step: torch.full_like(losses, 1.0 / n),
-                   lambda f, m="": progress(0.2 * f, m), "JTT (identification)", epochs=first_steps)
+    first = _train(problem, lambda losses, step: torch.full_like(losses, 1.0 / n), progress, "JTT (identification)",
+                   epochs=first_steps)
     with torch.no_grad():
         out = first.model(problem.X)
         if problem.regression:
             residual = (out[:, 0] - problem.y) ** 2
-            wrong = residual > torch.quantile(residual, 0.8)  # regression: the worst-fit fifth is the error set
+            wrong = residual > torch.quantile(residual, 0.8)
         else:
             wrong = out.argmax(dim=1) != problem.y
-    upweights = torch.where(wrong, JTT_UPWEIGHT, 1.0).to(torch.float32)
+    return wrong, first
+
+
+def train_jtt(problem: Problem, progress: Progress, upweight: float = JTT_UPWEIGHT,
+              errors: tuple[torch.Tensor, Fit] | None = None) -> Fit:
+    """Just Train Twice (Liu et al. 2021): a short ERM run finds its errors, which are upweighted in a second run.
+
+    `errors` reuses a first stage shared by several upweights (its passes are counted in every JTT fit)."""
+    wrong, first = errors if errors is not None else jtt_errors(problem, lambda f, m="": progress(0.2 * f, m))
+    upweights = torch.where(wrong, upweight, 1.0).to(torch.float32)
     upweights = upweights / upweights.sum()
+    fit = Fit(torch.nn.Identity(), PassCount(first.passes.forward, first.passes.backward, first.passes.steps))
     return _train(problem, lambda losses, step: upweights, lambda f, m="": progress(0.2 + 0.8 * f, m),
-                  "JTT (upweighted)", fit=first)
+                  f"JTT (upweight {upweight:g})", fit=fit)
 
 
 def train_irs(problem: Problem, tau: float, progress: Progress) -> Fit:

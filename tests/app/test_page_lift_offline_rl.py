@@ -25,10 +25,12 @@ def test_a_short_run_shows_the_comparison(live_backend: str) -> None:
     at.text_input(key=f"{NAME}.trajectory_sweep").set_value("3")
     at = click_run(at)
     assert not at.exception
-    assert "Raw logs against augmented data" in [h.value for h in at.subheader]
-    comparison = next(df.value for df in at.dataframe if "data" in df.value.columns)
-    assert list(comparison["data"]) == ["raw logs", "augmented"]
-    assert len(at.get("plotly_chart")) == 3
+    subheaders = [h.value for h in at.subheader]
+    assert "Every learner, mean ± sd over the seeds" in subheaders and "The paper's claims, checked here" in subheaders
+    comparison = next(df.value for df in at.dataframe if "learner and data" in df.value.columns)
+    assert list(comparison["learner and data"]) == ["TD3+BC on the raw logs (standard offline RL)",
+                                                    "TD3+BC on the LIFT-augmented data"]
+    assert len(at.get("plotly_chart")) == 4
 
 
 def test_a_bad_sweep_is_refused(live_backend: str) -> None:
@@ -40,7 +42,7 @@ def test_a_bad_sweep_is_refused(live_backend: str) -> None:
 
 def test_example_fills_the_controls(live_backend: str) -> None:
     at = _page()
-    label = next(o for o in at.selectbox(key=f"{NAME}._example").options if o.startswith("4-D, partial"))
+    label = next(o for o in at.selectbox(key=f"{NAME}._example").options if o.startswith("4-D, full observation"))
     at.selectbox(key=f"{NAME}._example").set_value(label)
     at.run()
-    assert at.checkbox(key=f"{NAME}.partial_observation").value is True
+    assert at.checkbox(key=f"{NAME}.partial_observation").value is False

@@ -6,7 +6,7 @@ import numpy as np
 
 from models.common.tabular.datasets import TabularData
 
-__all__ = ["classification_blobs", "group_shift", "spurious_correlation"]
+__all__ = ["classification_blobs", "group_shift", "spurious_correlation", "waterbirds_like"]
 
 
 def spurious_correlation(n: int, rng: np.random.Generator, *, correlation: float = 0.9, core_dims: int = 2,
@@ -73,3 +73,27 @@ def classification_blobs(n: int, rng: np.random.Generator, *, dims: int = 8, cla
     X += separation * means[y]
     return TabularData("synthetic", X, y, "classification", tuple(f"x{j}" for j in range(dims)),
                        tuple(f"class {c}" for c in range(classes)))
+
+
+def waterbirds_like(n: int, rng: np.random.Generator, *, correlation: float = 0.95, core_noise: float = 0.4,
+                    spurious_signal: float = 2.0, noise_dims: int = 4) -> TabularData:
+    """A Waterbirds-like group shift: the label lives in a non-linear core, a linear spurious cue agrees with it.
+
+    y ~ Bernoulli(1/2); the attribute a equals y with probability `correlation` (the minority groups are
+    a != y). Core: a 2-D point at angle ~ U(0, 2 pi) and radius 1 + y + N(0, core_noise^2), so the label is
+    the ring a point lies on (no linear read-out of it exists). Spurious: a 2-D Gaussian at
+    (2a - 1) spurious_signal (1, 1) with unit noise, linearly separable from itself. Plus `noise_dims`
+    standard-normal columns. Groups are 2 y + a, as in spurious_correlation.
+    """
+    if not 0.0 <= correlation <= 1.0:
+        raise ValueError(f"correlation {correlation} is outside [0, 1]")
+    y = rng.integers(0, 2, size=n)
+    a = np.where(rng.random(n) < correlation, y, 1 - y)
+    angle = rng.uniform(0.0, 2 * np.pi, size=n)
+    radius = 1.0 + y + core_noise * rng.standard_normal(n)
+    core = np.stack([radius * np.cos(angle), radius * np.sin(angle)], axis=1)
+    spurious = (2 * a - 1)[:, None] * spurious_signal + rng.standard_normal((n, 2))
+    X = np.hstack([core, spurious, rng.standard_normal((n, noise_dims))])
+    names = ("core_0", "core_1", "spurious_0", "spurious_1") + tuple(f"noise_{j}" for j in range(noise_dims))
+    return TabularData("waterbirds_like", X, y, "classification", names, ("y = 0", "y = 1"),
+                       groups=2 * y + a, group_names=("y=0, a=0", "y=0, a=1", "y=1, a=0", "y=1, a=1"))

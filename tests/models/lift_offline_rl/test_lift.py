@@ -11,7 +11,7 @@ from models.lift_offline_rl.augment import augmented, raw, shortcut, trilaterate
 from models.lift_offline_rl.env import SENSOR, STEP, Positioning
 from models.lift_offline_rl.logging_policy import collect
 from models.lift_offline_rl.params import Params
-from models.lift_offline_rl.result import CLAIM_GAIN
+from models.lift_offline_rl.result import VARIANTS
 
 
 def test_dynamics_rewards_and_observations_are_exact() -> None:
@@ -65,30 +65,57 @@ def test_augmentation_keeps_the_logs_and_recovers_every_target() -> None:
     assert data.size > raw(logs, 4).size and recovered == 10 and error < 1e-9
 
 
-def test_result_keys_and_determinism() -> None:
-    params = Params(dimension=2, trajectories=6, trajectory_sweep=[3], train_steps=60, evaluations=2, eval_episodes=20)
+def test_ablation_switches_remove_their_shortcuts() -> None:
+    env = Positioning(4, partial=True)
+    logs = collect(env, 6, np.random.default_rng(1), help_logging=True)
+    full, _, _ = augmented(env, logs, np.random.default_rng(2))
+    no_target, _, _ = augmented(env, logs, np.random.default_rng(2), target_shortcuts=False)
+    no_state, _, _ = augmented(env, logs, np.random.default_rng(2), state_shortcuts=False)
+    neither, _, _ = augmented(env, logs, np.random.default_rng(2), target_shortcuts=False, state_shortcuts=False)
+    assert neither.size == raw(logs, 4).size
+    assert full.size == no_target.size + no_state.size - neither.size
+    # shortcuts to the target end in success; state-to-state shortcuts only do when they pass the target
+    assert no_state.terminals.sum() > no_target.terminals.sum()
+
+
+def test_result_keys_claims_and_determinism() -> None:
+    params = Params(dimension=2, trajectories=6, trajectory_sweep=[3], train_steps=50, evaluations=2, eval_episodes=10,
+                    seeds=2, ablations=True)
     a = SPEC.run(params, no_progress)
     b = SPEC.run(params, no_progress)
     assert a.model_dump() == b.model_dump()
-    dumped = a.model_dump(mode="json")
-    for key in ("success_rate", "mean_return", "transitions"):
-        assert set(dumped[key]) == {"raw", "augmented"}
+    assert [v.variant for v in a.variants] == list(VARIANTS)
+    assert all(len(v.success_rate) == 2 for v in a.variants) and a.seed_list == [0, 1]
+    assert {c.id for c in a.claims} == {"success_gain", "path_length", "without_help", "rl_over_bc"}
+    assert all(c.holds != "not_tested" for c in a.claims)
     assert [s.trajectories for s in a.sweep] == [3, 6]
-    assert set(SPEC.figures(a)) == {"paths", "success_vs_trajectories", "learning_curves"}
+    assert set(SPEC.figures(a)) == {"variants", "paths", "success_vs_trajectories", "learning_curves"}
+    gain = next(c for c in a.claims if c.id == "success_gain")
+    for outcome, run_seed in zip(gain.seeds, range(2), strict=True):
+        raw_v, aug_v = a.variants[0].success_rate[run_seed], a.variants[1].success_rate[run_seed]
+        assert outcome.value == pytest.approx(100 * (aug_v - raw_v))
+        assert outcome.floor_ok == (raw_v < 0.9)
+
+
+def test_without_ablations_the_ablation_claims_are_not_tested() -> None:
+    result = SPEC.run(Params(dimension=2, trajectories=4, train_steps=50, evaluations=1, eval_episodes=10),
+                      no_progress)
+    held = {c.id: c.holds for c in result.claims}
+    assert held["without_help"] == "not_tested" and held["rl_over_bc"] == "not_tested"
+    assert [v.variant for v in result.variants] == ["raw", "augmented"]
 
 
 def test_too_many_steps_names_the_field() -> None:
     with pytest.raises(MethodInputError, match="train_steps"):
-        SPEC.run(Params(train_steps=20000, trajectory_sweep=[10, 20]), no_progress)
+        SPEC.run(Params(train_steps=20000, seeds=5, trajectory_sweep=[10, 20]), no_progress)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_headline_fifty_logs_in_four_dimensions(seed: int) -> None:
-    """The issue's check at the defaults (2,000 steps). The +20-point gain holds only on some seeds (the raw
-    learner often also reaches 100%), so this asserts the verdict matches the numbers, and what does hold on every
-    seed we ran: augmented data is never worse in success and always better in mean return (shorter paths)."""
-    result = SPEC.run(Params(seed=seed, trajectory_sweep=[]), no_progress)
-    assert (result.verdict().tone == "success") == (result.gain() >= CLAIM_GAIN)
-    assert result.success_rate.augmented >= result.success_rate.raw
-    assert result.mean_return.augmented > result.mean_return.raw
+def test_headline_partial_observation_ten_logs(seed: int) -> None:
+    """The defaults (4-D, partial observation, 10 logs): the raw learner has room to gain on every seed we ran,
+    and the augmented learner's paths are shorter. Whether the +20 points hold is the claims' business."""
+    result = SPEC.run(Params(seed=seed), no_progress)
+    claims = {c.id: c for c in result.claims}
+    assert claims["success_gain"].seeds[0].floor_ok  # raw below 90%: the setting can show a gain
+    assert result.mean_steps.augmented < result.mean_steps.raw

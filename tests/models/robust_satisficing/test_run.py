@@ -1,37 +1,44 @@
-"""run(): result keys, determinism, bad input, the data shifts, and the issue's headline check (slow)."""
+"""run(): result keys, claims, determinism, bad input, the data shifts, tuning on validation, and the headline (slow)."""
 
 from __future__ import annotations
+
+import importlib
 
 import numpy as np
 import pytest
 
 from models.common.contract import MethodInputError, no_progress
+from models.common.tabular import waterbirds_like
 from models.robust_satisficing import SPEC
-from models.robust_satisficing.data import IMBALANCE, MINORITY_KEEP, build
+from models.robust_satisficing.data import IMBALANCE, MINORITY_KEEP, WATERBIRDS_CORRELATION, build
 from models.robust_satisficing.params import Params
-from models.robust_satisficing.result import AVERAGE_TOLERANCE, METHODS, WORST_GAIN
+from models.robust_satisficing.result import METHODS, MethodScore
+from models.robust_satisficing.run import _tuned
 
-SMALL = {"epochs": 30, "tau_sweep": [1.5], "train_size": 400}
+SMALL = {"epochs": 30, "tau_sweep": [1.5], "train_size": 400, "hidden": 8}
 
 
-def test_result_has_the_cli_keys() -> None:
-    result = SPEC.run(Params(**SMALL), no_progress)
-    dumped = result.model_dump(mode="json")
-    assert set(METHODS) <= set(dumped["methods"])
-    for key in METHODS:
-        entry = dumped["methods"][key]
-        assert 0 <= entry["average_accuracy"] <= 1 and 0 <= entry["worst_group_accuracy"] <= entry["average_accuracy"]
-        assert entry["backward_passes_per_step"] == 1.0
+def test_result_has_every_method_and_the_claims() -> None:
+    result = SPEC.run(Params(**SMALL, seeds=2), no_progress)
+    assert [s.seed for s in result.seeds_run] == [0, 1]
+    for s in result.seeds_run:
+        for key in METHODS:
+            m: MethodScore = getattr(s.methods, key)
+            assert 0 <= m.worst <= m.average <= 1 and m.backward_passes_per_step == 1.0
+            assert m.degradation == pytest.approx(m.in_distribution - m.shifted)
+    assert {c.id for c in result.claims} == {"worst_group", "average", "degradation", "one_pass"}
+    assert all(len(c.seeds) == 2 for c in result.claims)
     assert [p.tau_factor for p in result.sweep] == [1.5]
-    assert set(SPEC.figures(result)) == {"tradeoff", "fragility", "groups", "trace"}
-    assert result.verdict().tone in ("success", "warning")
+    assert set(SPEC.figures(result)) == {"tradeoff", "degradation", "groups", "trace"}
+    assert result.standing is not None and "group_dro" not in result.standing.scores
 
 
-def test_diabetes_reports_mse() -> None:
-    result = SPEC.run(Params(dataset="diabetes", epochs=30, tau_sweep=[1.5]), no_progress)
-    erm = result.model_dump(mode="json")["methods"]["erm"]
-    assert erm["average_accuracy"] is None and erm["average_mse"] > 0
-    assert erm["worst_group_mse"] >= min(g["score"] for g in erm["groups"])
+def test_diabetes_reports_mse_and_leaves_the_accuracy_claims_untested() -> None:
+    result = SPEC.run(Params(dataset="diabetes", epochs=30, hidden=0, tau_sweep=[]), no_progress)
+    erm = result.methods.erm
+    assert erm.average > 1 and erm.worst >= min(g.score for g in erm.groups)
+    held = {c.id: c.holds for c in result.claims}
+    assert held["worst_group"] == "not_tested" and held["one_pass"] == "held"
 
 
 def test_same_seed_same_numbers_other_seed_other_numbers() -> None:
@@ -39,19 +46,44 @@ def test_same_seed_same_numbers_other_seed_other_numbers() -> None:
     b = SPEC.run(Params(**SMALL, seed=3), no_progress)
     c = SPEC.run(Params(**SMALL, seed=4), no_progress)
     assert a.model_dump() == b.model_dump()
-    assert a.erm_train_loss != c.erm_train_loss
+    assert a.erm_validation_loss != c.erm_validation_loss
 
 
 def test_too_much_work_names_the_field() -> None:
     with pytest.raises(MethodInputError, match="epochs"):
-        SPEC.run(Params(epochs=3000, train_size=20000, hidden=128, tau_sweep=[1.1, 1.2, 1.3]), no_progress)
+        SPEC.run(Params(epochs=3000, train_size=20000, hidden=128, seeds=5), no_progress)
+
+
+def test_tuning_reports_the_setting_best_on_validation_not_on_test(monkeypatch: pytest.MonkeyPatch) -> None:
+    def score(val: float, test: float, name: str) -> MethodScore:
+        return MethodScore(average=test, worst=test, in_distribution=test, shifted=test, degradation=0.0,
+                           setting=name, validation_worst=val, backward_passes_per_step=1.0,
+                           forward_passes_per_step=1.0, steps=1, train_loss=0.0, groups=[])
+
+    fake = {"a": score(0.2, 0.9, "a"), "b": score(0.6, 0.1, "b")}
+    monkeypatch.setattr(importlib.import_module("models.robust_satisficing.run"), "_score",
+                        lambda fit, data, device, setting: fake[setting])
+    chosen = _tuned([("a", lambda p: None), ("b", lambda p: None)], None, "cpu", no_progress)  # type: ignore[arg-type, return-value]
+    assert chosen.setting == "b"
+
+
+def test_waterbirds_groups_shares_and_the_shift() -> None:
+    data = waterbirds_like(20000, np.random.default_rng(0))
+    assert data.groups is not None
+    minority = np.isin(data.groups, [1, 2]).mean()
+    assert minority == pytest.approx(1 - WATERBIRDS_CORRELATION, abs=0.01)
+    radius = np.hypot(data.X[:, 0], data.X[:, 1])
+    assert radius[data.y == 1].mean() - radius[data.y == 0].mean() == pytest.approx(1.0, abs=0.05)
+    shifted = build("waterbirds", np.random.default_rng(0), train_size=1000)
+    assert shifted.shift_weights == pytest.approx(shifted.id_weights[[1, 0, 3, 2]])
+    assert shifted.id_weights.sum() == pytest.approx(1.0) and shifted.id_weights[[1, 2]].sum() < 0.1
+    assert np.bincount(shifted.test.groups).min() > 800  # balanced test groups  # type: ignore[arg-type]
 
 
 def test_shifts_are_applied() -> None:
-    rng = np.random.default_rng(0)
-    tail = build("long_tail", rng)
-    counts = np.bincount(tail.train.y, minlength=10)
-    assert counts[0] > 80 and counts[9] <= round(90 * IMBALANCE) + 1
+    tail = build("long_tail", np.random.default_rng(0))
+    counts = np.bincount(np.concatenate([tail.train.y, tail.validation.y]), minlength=10)
+    assert counts[0] > 80 and counts[9] <= round(90 * IMBALANCE) + 4
     assert np.bincount(tail.test.y).min() > 80  # the test half is balanced
     diabetes = build("diabetes", np.random.default_rng(0))
     assert diabetes.train.groups is not None and diabetes.test.groups is not None
@@ -63,14 +95,12 @@ def test_shifts_are_applied() -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_headline_check_on_spurious_data(seed: int) -> None:
-    """The issue's check at tau = 1.1 x ERM loss, with the defaults. With the KL form on a linear model it does
-    not hold (about +2 points of worst-group accuracy, not +10): this test records the verdict honestly, i.e.
-    that the verdict is a success exactly when the numbers meet the check."""
+def test_headline_on_waterbirds_like_data(seed: int) -> None:
+    """The defaults, one seed each: the verdict follows the claims, and IRS takes one pass per step.
+    Whether IRS beats ERM on the worst group is recorded by the claims, not asserted here."""
     result = SPEC.run(Params(seed=seed), no_progress)
-    erm, irs = result.methods.erm, result.methods.irs
-    holds = irs.worst - erm.worst >= WORST_GAIN and erm.average - irs.average <= AVERAGE_TOLERANCE
-    assert irs.backward_passes_per_step == 1.0
-    assert (result.verdict().tone == "success") == holds
-    assert irs.worst >= erm.worst - 0.01  # IRS at least does not hurt the worst group
-    assert result.methods.group_dro.worst > erm.worst + 0.05  # the group-aware baseline does help
+    claims = {c.id: c for c in result.claims}
+    assert claims["one_pass"].holds == "held"
+    green = result.verdict().tone == "success"
+    assert green == (all(c.holds == "held" for c in result.claims if c.headline)
+                     and not result.standing.beaten_by())  # type: ignore[union-attr]
