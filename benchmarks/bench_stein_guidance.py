@@ -4,8 +4,9 @@ The core of SDG's correction is the SVGD direction phi(x_i) = 1/n sum_j k(x_j, x
 grad_{x_j} k(x_j, x_i) for all particles of all guidance scales:
   * batched: `stein_direction`, one (S, n, n) kernel and two matrix products;
   * baseline: the textbook double loop over i and j in Python.
-Both give the same numbers (checked: "max diff"). The headline table runs the whole method (`run`,
-defaults) for three seeds and prints the on-manifold fractions at the matched hit rate.
+Both give the same numbers (checked: "max diff"). The headline runs the whole method (`run`, defaults)
+over three seeds in 2-D and 8-D and prints every claim per seed; the last line times the defaults against
+the previous version (git revision PREVIOUS, run from a temporary copy of models/).
 
     python benchmarks/bench_stein_guidance.py [--quick]
 """
@@ -13,7 +14,10 @@ defaults) for three seeds and prints the on-manifold fractions at the matched hi
 from __future__ import annotations
 
 import argparse
+import os
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -52,28 +56,53 @@ def speed(n: int) -> None:
           f"ratio {t_loop / t_batched:8.0f}x, max diff {diff:.1e}")
 
 
-def headline(seeds: list[int], quick: bool, dimension: int) -> None:
-    print(f"\nHeadline ({dimension}-D, defaults" + (", quick: 100 particles, 40 steps" if quick else "") + ")")
-    for seed in seeds:
-        params = Params(seed=seed, dimension=dimension, **({"particles": 100, "steps": 40} if quick else {}))
-        start = time.perf_counter()
-        result = run(params, lambda f, m="": None)
-        m = result.at_matched_hit_rate
-        fractions = ", ".join(f"{n} {'-' if v is None else f'{v:.3f}'}" for n, v in m.on_manifold.items())
-        print(f"seed {seed} ({time.perf_counter() - start:.1f} s): hit rate {m.hit_rate:.2f}: {fractions}; "
-              f"exact {m.exact_posterior:.3f}; unguided {result.unguided_on_manifold:.3f} -> {result.verdict().label}")
+PREVIOUS = "c45ca62"  # the last commit before the claims conversion
+
+
+def previous_defaults_seconds(method: str, rev: str = PREVIOUS) -> float:
+    """Wall time of `method`'s defaults at git revision `rev` (models/ extracted to a temporary folder)."""
+    root = Path(__file__).resolve().parents[1]
+    code = ("import time, torch; torch.set_num_threads(1); from models.common import no_progress; "
+            f"from models.{method} import SPEC; t = time.perf_counter(); SPEC.run(SPEC.params_model(), no_progress); "
+            "print(time.perf_counter() - t)")
+    with tempfile.TemporaryDirectory() as tmp:
+        archive = subprocess.run(["git", "archive", rev, "models"], cwd=root, capture_output=True, check=True)
+        subprocess.run(["tar", "-x", "-C", tmp], input=archive.stdout, check=True)
+        env = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONPATH": tmp}
+        out = subprocess.run([sys.executable, "-c", code], cwd=tmp, env=env, capture_output=True, text=True, check=True)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def headline(seeds: int, quick: bool, dimension: int) -> None:
+    params = Params(seeds=seeds, dimension=dimension, **({"particles": 100, "steps": 40} if quick else {}))
+    start = time.perf_counter()
+    result = run(params, lambda f, m="": None)
+    print(f"\nHeadline ({dimension}-D, {seeds} seeds, {params.particles} particles, "
+          f"{time.perf_counter() - start:.1f} s): {result.verdict().label}")
+    for claim in result.claims:
+        notes = "; ".join(f"seed {o.seed}: {o.value if o.value is None else round(o.value, 4)} {o.note}" for o in claim.seeds)
+        print(f"  [{claim.holds}] {claim.id}: {claim.ours.text}  ({notes})")
+    if result.standing is not None:
+        print("  energy distance (mean over scales and seeds):", {k: round(v, 4) for k, v in result.standing.scores.items()})
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--quick", action="store_true", help="one seed, small runs, no comparison with the previous version")
     args = parser.parse_args()
     torch.set_num_threads(1)
     print("Stein direction: batched vs double loop (float64, one thread)")
     for n in (32, 64, 128):
         speed(n)
     for dimension in (2, 8):
-        headline([0, 1, 2], args.quick, dimension)
+        headline(1 if args.quick else 3, args.quick, dimension)
+    if not args.quick:
+        start = time.perf_counter()
+        run(Params(), lambda f, m="": None)
+        now = time.perf_counter() - start
+        before = previous_defaults_seconds("stein_guidance")
+        print(f"\nDefaults, one thread: now {now:.1f} s (6 methods, energy distances) against {before:.1f} s at "
+              f"{PREVIOUS} (5 methods): ratio {before / now:.2f}x")
 
 
 if __name__ == "__main__":

@@ -17,8 +17,8 @@ __all__ = ["SPEC", "examples"]
 def examples() -> dict[str, dict[str, Any]]:
     """Named inputs with their measured time on one core."""
     return {
-        "Defaults: N = 32, 128, 512, 32 ODE steps, 64 filters (~16 s)": {},
-        "Reproduce the paper (3 seeds, 128 filters, ~90 s)": {"seeds": 3, "gradient_repeats": 128},
+        "Defaults: N = 32, 128, 512, 32 ODE steps, 128 filters (~10 s)": {},
+        "Reproduce the paper (3 seeds, 512 filters, ~90 s)": {"seeds": 3, "gradient_repeats": 512},
         "Unconverged ODE: 8 Euler steps (~10 s)": {"ode_steps": 8},
         "Parameter estimation: 10 Adam steps through each filter (~40 s)": {"estimation_iterations": 10},
         "Differentiable only: soft, OT, diffusion (~15 s)": {"resamplers": ["soft", "ot", "diffusion"]},

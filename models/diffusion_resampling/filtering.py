@@ -109,21 +109,33 @@ class GradientStats:
     gradients: list[float]
 
 
+FILTER_CHUNK = 32  # filters per autograd graph: bounds the memory of diffusion's 800 Euler steps
+
+
 def gradient_stats(
     theta: float, observations: torch.Tensor, particles: int, repeats: int, resample: Resampler,
     generator: torch.Generator, kalman_gradient: float, noise: torch.Generator | None = None,
 ) -> GradientStats:
-    """R filters in one batch, each with its own copy of theta, so autograd returns R gradients."""
-    values = torch.full((repeats,), theta, dtype=FILTER_DTYPE, device=observations.device, requires_grad=True)
-    log_likelihood = particle_log_likelihood(values, observations, particles, resample, generator, noise)
-    (grads,) = torch.autograd.grad(log_likelihood.sum(), values)
-    errors = grads - kalman_gradient
+    """R filters, in chunks of FILTER_CHUNK, each with its own copy of theta, so autograd returns R gradients.
+
+    The chunks draw from the generators in the same order for every resampler, so with a shared `noise`
+    generator filter b sees the same propagation noise whichever resampler it uses.
+    """
+    grads, values = [], []
+    for start in range(0, repeats, FILTER_CHUNK):
+        count = min(FILTER_CHUNK, repeats - start)
+        leaf = torch.full((count,), theta, dtype=FILTER_DTYPE, device=observations.device, requires_grad=True)
+        log_likelihood = particle_log_likelihood(leaf, observations, particles, resample, generator, noise)
+        grads.append(torch.autograd.grad(log_likelihood.sum(), leaf)[0])
+        values.append(log_likelihood.detach())
+    g, ll = torch.cat(grads), torch.cat(values)
+    errors = g - kalman_gradient
     return GradientStats(
         bias=float(errors.mean()),
-        std=float(grads.std()) if repeats > 1 else 0.0,
+        std=float(g.std()) if repeats > 1 else 0.0,
         rmse=float(errors.pow(2).mean().sqrt()),
-        mean_log_likelihood=float(log_likelihood.detach().mean()),
-        gradients=[float(g) for g in grads],
+        mean_log_likelihood=float(ll.mean()),
+        gradients=[float(v) for v in g],
     )
 
 

@@ -65,7 +65,7 @@ class Params(BaseModel):
     )
     filter_particles: int = Field(default=32, ge=8, le=256, title="Filter particles", description="Particles of the bootstrap filter.")
     gradient_repeats: int = Field(
-        default=64, ge=2, le=256, title="Filters per resampler (gradient)",
+        default=128, ge=2, le=512, title="Filters per resampler (gradient)",
         description="Independent filters per resampler for the gradient error; the claims need at least 64. "
         "Filter b of every resampler sees the same propagation noise (paired comparison).",
     )

@@ -15,6 +15,7 @@ _SHORT = {
     "sdg_no_stein": "no Stein",
     "sdg_no_running_cost": "no running cost",
     "sdg_langevin": "Langevin",
+    "sdg_clean_target": "target ignoring x_t",
 }
 _COLORS = {
     "dps": "#636efa",
@@ -22,6 +23,7 @@ _COLORS = {
     "sdg_no_stein": "#00cc96",
     "sdg_no_running_cost": "#ab63fa",
     "sdg_langevin": "#ffa15a",
+    "sdg_clean_target": "#19d3f3",
 }
 
 
@@ -65,34 +67,57 @@ def _target_shape(fig: go.Figure, result: Result, row: int, col: int) -> None:
 
 def _panels(result: Result, title: str, paths: bool) -> go.Figure:
     names = list(result.trajectories)
-    fig = make_subplots(rows=1, cols=len(names), subplot_titles=[
+    cols = min(3, len(names))
+    rows = -(-len(names) // cols)
+    fig = make_subplots(rows=rows, cols=cols, subplot_titles=[
         f"{_SHORT[n]}, λ = {result.trajectories[n].scale:g}" for n in names
-    ], horizontal_spacing=0.03)
-    for col, name in enumerate(names, start=1):
+    ], horizontal_spacing=0.04, vertical_spacing=0.1)
+    for k, name in enumerate(names):
+        row, col = k // cols + 1, k % cols + 1
         traj = result.trajectories[name]
-        fig.add_trace(_density_trace(result), row=1, col=col)
+        fig.add_trace(_density_trace(result), row=row, col=col)
         if paths:
             for path in traj.paths:
                 fig.add_trace(go.Scatter(
                     x=[p[0] for p in path], y=[p[1] for p in path], mode="lines",
                     line={"color": _COLORS[name], "width": 1}, showlegend=False,
-                ), row=1, col=col)
+                ), row=row, col=col)
         else:
             fig.add_trace(go.Scatter(
                 x=[p[0] for p in traj.final], y=[p[1] for p in traj.final], mode="markers",
                 marker={"color": _COLORS[name], "size": 4}, showlegend=False,
-            ), row=1, col=col)
-        _target_shape(fig, result, 1, col)
-        fig.update_xaxes(title_text="x1", range=[-4.5, 4.5], row=1, col=col)
-        fig.update_yaxes(range=[-4.5, 4.5], row=1, col=col, showticklabels=col == 1)
-    fig.update_yaxes(title_text="x2", row=1, col=1)
-    fig.update_layout(title=title, height=400)
+            ), row=row, col=col)
+        _target_shape(fig, result, row, col)
+        anchor = "x" if k == 0 else f"x{k + 1}"
+        fig.update_xaxes(title_text="x1 (unitless)", range=[-4.5, 4.5], row=row, col=col)
+        fig.update_yaxes(title_text="x2 (unitless)", range=[-4.5, 4.5], row=row, col=col,
+                         scaleanchor=anchor, scaleratio=1, constrain="domain")
+    fig.update_layout(title=title, height=330 * rows + 80, margin={"r": 20})
     fig.update_annotations(font_size=12)
+    return fig
+
+
+def _fidelity(result: Result) -> go.Figure:
+    first = result.per_seed[0]
+    fig = go.Figure()
+    named = [(result.labels[n], first.energy_distance[n], _COLORS[n], "solid") for n in result.methods]
+    if first.dps_tuned is not None:
+        named.append(("DPS at its best scale", first.dps_tuned, _COLORS["dps"], "dash"))
+    named.append(("Exact sampler (same sample size)", first.exact_floor, "black", "dot"))
+    for label, values, color, dash in named:
+        fig.add_trace(go.Scatter(x=result.guidance_scales, y=values, mode="lines+markers", name=label,
+                                 line={"color": color, "dash": dash}))
+    fig.update_layout(
+        title="Posterior fidelity at each guidance scale (lower is closer to the exact posterior)",
+        xaxis={"title": "guidance scale lambda (unitless)", "type": "log", "dtick": 0.30103},
+        yaxis={"title": "energy distance to exact draws (length units)"},
+    )
     return fig
 
 
 def figures(result: Result) -> dict[str, go.Figure]:
     return {
+        "fidelity": _fidelity(result),
         "tradeoff": _tradeoff(result),
         "final_samples": _panels(
             result, "Final samples over the prior density (gold circle: the reward's hit region)", paths=False

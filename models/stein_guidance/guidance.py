@@ -5,14 +5,19 @@ With s_t the prior's exact score at time t and x0(x_t) = (x_t + (1 - abar) s_t) 
 Tweedie estimate:
 
 - DPS (Chung et al. 2023): s_t + lambda grad_{x_t} r(x0(x_t)), through the Jacobian of Tweedie.
-- SDG (our reading of the paper's abstract; no reference code): correct the Tweedie estimates of all
-  particles by one Stein variational step towards the posterior p_0(x0) exp(lambda r(x0)), whose
-  score grad log p_0 + lambda grad r uses the clean prior score, with an RBF kernel (median
-  bandwidth); re-noise by turning the corrected x0 back into a score,
-  (sqrt(abar) x0_corrected - x_t) / (1 - abar); add the running-cost term
-  w lambda grad_{x_t} r(x0(x_t)), which steers at every time and not only through the end point.
-- Ablations: no Stein step (running cost only), no running cost (Stein step only), and a Langevin
-  step x0 + eta g + sqrt(2 eta) z in place of the Stein step (no kernel, no interaction).
+- SDG (our reading of the paper; its method section was not available to us, no reference code): the
+  Tweedie estimates are the approximate posterior; one Stein variational step (SVGD, RBF kernel, median
+  bandwidth) moves them towards the true posterior of x0 given x_t and the reward,
+  p(x0 | x_t) exp(lambda r(x0)) with p(x0 | x_t) proportional to N(x_t; sqrt(abar) x0, (1 - abar) I) p_0(x0),
+  whose score is sqrt(abar) (x_t - sqrt(abar) x0) / (1 - abar) + grad log p_0(x0) + lambda grad r(x0); the
+  step is preconditioned by that posterior's local variance (1/c + abar/(1 - abar))^-1 (c the component
+  variance), so the step is measured in that posterior's own scale and shrinks with it as t -> 0. The corrected x0 is re-noised into a score,
+  (sqrt(abar) x0_corrected - x_t) / (1 - abar), and the running-cost term w lambda grad_{x_t} r(x0(x_t))
+  steers at every time.
+- Ablations: no Stein step (running cost only: this is DPS at scale w lambda, so SDG against it isolates
+  the Stein step at equal guidance scale), no running cost (Stein step only), a Langevin step
+  x0 + eta g + sqrt(2 eta) z in place of the Stein step (no kernel, no interaction), and the previous
+  reading whose Stein target is the clean tilted law p_0(x0) exp(lambda r(x0)) (it ignores x_t).
 """
 
 from __future__ import annotations
@@ -29,13 +34,14 @@ from models.stein_guidance.problem import GuidanceProblem
 
 __all__ = ["METHOD_LABELS", "GuidanceSettings", "MethodName", "guided_score"]
 
-MethodName = Literal["dps", "sdg", "sdg_no_stein", "sdg_no_running_cost", "sdg_langevin"]
+MethodName = Literal["dps", "sdg", "sdg_no_stein", "sdg_no_running_cost", "sdg_langevin", "sdg_clean_target"]
 METHOD_LABELS: dict[str, str] = {
     "dps": "DPS (Tweedie gradient)",
     "sdg": "SDG (Stein step + running cost)",
-    "sdg_no_stein": "SDG without Stein step",
+    "sdg_no_stein": "SDG without Stein step (= DPS at w lambda)",
     "sdg_no_running_cost": "SDG without running cost",
     "sdg_langevin": "SDG with Langevin instead of Stein",
+    "sdg_clean_target": "SDG, Stein target ignoring x_t",
 }
 
 
@@ -62,12 +68,16 @@ def _tweedie_with_gradient(
 
 
 def _corrected_x0(
-    method: MethodName, problem: GuidanceProblem, x0: torch.Tensor, scales: torch.Tensor,
-    settings: GuidanceSettings, generator: torch.Generator,
+    method: MethodName, problem: GuidanceProblem, x: torch.Tensor, x0: torch.Tensor, abar: float,
+    scales: torch.Tensor, settings: GuidanceSettings, generator: torch.Generator,
 ) -> torch.Tensor:
-    """One Stein (or Langevin) step on the Tweedie estimates towards p_0(x0) exp(lambda r(x0))."""
+    """One Stein (or Langevin) step on the Tweedie estimates towards the posterior of x0 (see the module)."""
     posterior_score = problem.prior.score(x0) + scales[:, None, None] * problem.reward_gradient(x0)
-    eta = settings.stein_step * settings.component_variance
+    if method == "sdg_clean_target":
+        eta = settings.stein_step * settings.component_variance
+    else:
+        posterior_score = posterior_score + math.sqrt(abar) * (x - math.sqrt(abar) * x0) / (1.0 - abar)
+        eta = settings.stein_step / (1.0 / settings.component_variance + abar / (1.0 - abar))
     if method == "sdg_langevin":
         return x0 + eta * posterior_score + math.sqrt(2 * eta) * standard_normal(x0.shape, generator, x0)
     return x0 + eta * stein_direction(x0, posterior_score)
@@ -86,7 +96,7 @@ def guided_score(
     running = settings.running_cost_weight * reward_gradient
     if method == "sdg_no_stein":
         return score + running
-    corrected = _corrected_x0(method, problem, x0, scales, settings, generator)
+    corrected = _corrected_x0(method, problem, x, x0, abar, scales, settings, generator)
     stein_score = (math.sqrt(abar) * corrected - x) / (1.0 - abar)
     if method == "sdg_no_running_cost":
         return stein_score

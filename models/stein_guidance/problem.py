@@ -10,7 +10,7 @@ import torch
 
 from models.common.sampling import GaussianMixture
 
-__all__ = ["GuidanceProblem", "build_problem"]
+__all__ = ["GuidanceProblem", "build_problem", "exact_posterior_curve", "tilted_law"]
 
 MODES = 8
 RING_RADIUS = 3.0
@@ -86,3 +86,16 @@ def exact_posterior_curve(
         weights = torch.softmax(scale * problem.reward(x), dim=0)
         out.append((float((weights * hits).sum()), float((weights * on).sum())))
     return out
+
+
+def tilted_law(problem: GuidanceProblem, scale: float) -> GaussianMixture:
+    """The exact posterior p_0(x) exp(lambda r(x)) in closed form: r is quadratic in (x_1, x_2), so the
+    tilt is a linear-Gaussian observation c = (x_1, x_2) + N(0, I / lambda) and the law is again a mixture."""
+    prior = problem.prior
+    if scale <= 0.0:
+        return prior
+    like = prior.means
+    operator = torch.zeros(2, problem.dim, dtype=like.dtype, device=like.device)
+    operator[0, 0] = operator[1, 1] = 1.0
+    noise = torch.eye(2, dtype=like.dtype, device=like.device) / scale
+    return prior.linear_gaussian_posterior(problem.target, operator, noise)

@@ -29,10 +29,12 @@ def test_a_short_run_shows_the_comparison_and_three_figures(live_backend: str) -
     assert any(h.value.startswith("At reward hit rate") for h in at.subheader)
     comparison = next(df.value for df in at.dataframe if "on-manifold fraction" in df.value.columns)
     assert "Exact posterior (reference)" in set(comparison["method"])
-    sweep = next(df.value for df in at.dataframe if "lambda" in df.value.columns)
-    assert list(sweep["lambda"]) == [2.0, 16.0, 2.0, 16.0]  # the inputs of this run, not the defaults
-    assert len(at.get("plotly_chart")) == 3
-    assert "The unguided sampler keeps" in page_text(at)
+    fidelity = next(df.value for df in at.dataframe if "λ = 16" in df.value.columns)
+    assert list(fidelity.columns) == ["method", "λ = 2", "λ = 16"]  # the inputs of this run, not the defaults
+    assert "Exact sampler, same sample size (noise floor)" in set(fidelity["method"])
+    assert len(at.get("plotly_chart")) == 4
+    text = page_text(at)
+    assert "The unguided sampler keeps" in text and "None" not in text and "nan" not in text
 
 
 def test_example_fills_the_controls(live_backend: str) -> None:
@@ -40,5 +42,5 @@ def test_example_fills_the_controls(live_backend: str) -> None:
     label = next(o for o in at.selectbox(key=f"{NAME}._example").options if o.startswith("SDG against DPS"))
     at.selectbox(key=f"{NAME}._example").set_value(label)
     at.run()
-    assert at.multiselect(key=f"{NAME}.methods").value == ["dps", "sdg"]
+    assert at.multiselect(key=f"{NAME}.methods").value == ["dps", "sdg", "sdg_no_stein"]
     assert at.number_input(key=f"{NAME}.particles").value == 400

@@ -7,8 +7,11 @@ import math
 import torch
 
 from models.common.sampling import GaussianMixture, VPSchedule
-from models.stein_guidance.guidance import GuidanceSettings, guided_score
-from models.stein_guidance.problem import GuidanceProblem, build_problem, exact_posterior_curve
+from models.stein_guidance.claims import measure
+from models.stein_guidance.fidelity import energy_distance
+from models.stein_guidance.guidance import GuidanceSettings, _corrected_x0, guided_score
+from models.stein_guidance.problem import GuidanceProblem, build_problem, exact_posterior_curve, tilted_law
+from models.stein_guidance.result import SeedSummary
 from models.stein_guidance.sampler import sample
 
 
@@ -76,3 +79,53 @@ def test_threshold_is_the_one_percent_quantile() -> None:
     plane = build_problem(2, "cpu", torch.Generator().manual_seed(0))
     assert not bool(plane.on_manifold(plane.target.unsqueeze(0))[0])
     assert bool(problem.on_manifold(torch.cat([problem.target, torch.zeros(6)]).unsqueeze(0))[0])
+
+
+def test_tilted_law_is_the_importance_weighted_prior() -> None:
+    """The closed-form posterior agrees with brute force: prior draws reweighted by exp(lambda r)."""
+    problem = build_problem(2, "cpu", torch.Generator().manual_seed(0))
+    law = tilted_law(problem, 8.0)
+    x = problem.prior.sample(200_000, torch.Generator().manual_seed(1))
+    w = torch.softmax(8.0 * problem.reward(x), dim=0)
+    brute = (w[:, None] * x).sum(0)
+    assert torch.allclose(law.mean(), brute, atol=0.03)
+    assert torch.equal(tilted_law(problem, 0.0).means, problem.prior.means)
+
+
+def test_energy_distance_is_about_zero_for_the_same_law_and_positive_otherwise() -> None:
+    gen = torch.Generator().manual_seed(0)
+    a, b = torch.randn(1, 400, 2, generator=gen), torch.randn(1, 1000, 2, generator=gen)
+    same = float(energy_distance(a, b)[0])
+    shifted = float(energy_distance(a + 0.5, b)[0])
+    assert abs(same) < 0.02 < shifted
+
+
+def test_claims_on_synthetic_summaries() -> None:
+    def summary(sdg: float, no_stein: float, on_sdg: float) -> SeedSummary:
+        return SeedSummary(seed=0, energy_distance={"sdg": [sdg, sdg], "dps": [0.05, 0.05], "sdg_no_stein": [no_stein] * 2},
+                           dps_tuned=[0.01, 0.01], dps_tuned_scale=[2.0, 2.0], exact_floor=[0.0, 0.0],
+                           matched_hit_rate=0.5, on_manifold_at_match={"sdg": on_sdg, "dps": 0.84},
+                           exact_at_match=0.89, unguided_on_manifold=0.99)
+    good = measure(summary(0.005, 0.008, 0.88))
+    assert good["fidelity_tuned"].value is not None and good["fidelity_tuned"].value < 0
+    assert good["stein_share"].value is not None and good["stein_share"].value < 0
+    assert good["matched"].value is not None and abs(good["matched"].value - 0.8) < 1e-9 and good["matched"].floor_ok
+    bad = measure(summary(0.02, 0.008, 0.85))
+    assert bad["fidelity_tuned"].value is not None and bad["fidelity_tuned"].value > 0
+    assert bad["matched"].value is not None and bad["matched"].value < 0.5
+    # the exact posterior itself passes the matched mark
+    exact = measure(summary(0.0, 0.008, 0.89))
+    assert exact["matched"].value == 1.0
+
+
+def test_stein_step_is_measured_in_the_local_posterior_scale() -> None:
+    """Near t = 0 the posterior of x0 given x_t is narrow, so the Stein step on x0 shrinks with it."""
+    problem = _gaussian_problem()
+    x = torch.randn(1, 30, 2, generator=torch.Generator().manual_seed(4), dtype=torch.float64) * 0.5
+    scales = torch.tensor([16.0], dtype=torch.float64)
+    settings = GuidanceSettings(component_variance=0.25)
+    moves = []
+    for abar in (0.5, 0.999):
+        corrected = _corrected_x0("sdg", problem, x, x, abar, scales, settings, torch.Generator())
+        moves.append(float((corrected - x).norm(dim=-1).mean()))
+    assert moves[1] < 0.05 * moves[0]

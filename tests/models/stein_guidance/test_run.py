@@ -9,7 +9,6 @@ from models.common.contract import MethodInputError
 from models.stein_guidance import SPEC
 from models.stein_guidance.matching import matched_hit_rate, on_manifold_at
 from models.stein_guidance.params import Params
-from models.stein_guidance.result import CLEAR_MARGIN, MatchedComparison
 from models.stein_guidance.run import run
 
 
@@ -29,8 +28,14 @@ def test_small_run_has_the_cli_keys_and_is_reproducible() -> None:
     assert fractions == sorted(fractions) and fractions[-1] == 1.0
     assert run(_small(), lambda f, m="": None).model_dump() == dumped
     assert run(_small(seed=4), lambda f, m="": None).model_dump()["curves"] != dumped["curves"]
-    assert set(SPEC.figures(result)) == {"tradeoff", "final_samples", "trajectories"}
-    assert set(result.artifacts()) == {"curves.csv", "matched.csv", "final_samples.csv", "trajectories.csv"}
+    assert set(SPEC.figures(result)) == {"fidelity", "tradeoff", "final_samples", "trajectories"}
+    assert set(result.artifacts()) == {"energy_distance.csv", "curves.csv", "matched.csv", "final_samples.csv",
+                                       "trajectories.csv"}
+    assert [c.id for c in result.claims][:3] == ["fidelity_tuned", "stein_share", "matched"]
+    assert result.claims[1].holds == "not_tested"  # SDG without Stein step not selected
+    two = run(_small(seeds=2), lambda f, m="": None)
+    assert [o.seed for o in two.claims[0].seeds] == [0, 1]
+    assert two.claims[0].seeds[0].value == result.claims[0].seeds[0].value
 
 
 def test_eight_dimensional_run() -> None:
@@ -45,14 +50,6 @@ def test_matching_interpolates_and_marks_rates_not_reached() -> None:
     assert on_manifold_at(0.5, curves["sdg_langevin"]) is None
 
 
-def test_verdict_follows_the_margin() -> None:
-    result = run(_small(), lambda f, m="": None)
-    for sdg, tone in ((0.95, "success"), (0.8 + CLEAR_MARGIN / 2, "warning"), (0.7, "warning")):
-        changed = result.model_copy(update={"at_matched_hit_rate": MatchedComparison(
-            hit_rate=0.5, on_manifold={"dps": 0.8, "sdg": sdg}, exact_posterior=0.9)})
-        assert changed.verdict().tone == tone
-
-
 def test_bad_inputs_name_the_field_and_the_limit() -> None:
     with pytest.raises(ValidationError):
         Params(dimension=3)
@@ -65,12 +62,13 @@ def test_bad_inputs_name_the_field_and_the_limit() -> None:
 
 
 @pytest.mark.slow
-def test_default_run_headline_comparison() -> None:
-    """The paper's claim at the default setting: recorded, not forced (see the report for the numbers)."""
+def test_default_run_exact_floor_and_sampler() -> None:
+    """Defaults, seed 0: the exact sampler's energy distance is at the noise floor (the pass mark is
+    attainable), DPS at its nominal scale is far from the exact posterior, and the sampler is sane."""
     result = run(Params(), lambda f, m="": None)
-    m = result.at_matched_hit_rate
-    assert m.hit_rate == 0.5
-    sdg, dps = m.on_manifold["sdg"], m.on_manifold["dps"]
-    assert sdg is not None and dps is not None
-    assert result.verdict().tone == ("success" if sdg - dps >= CLEAR_MARGIN else "warning")
+    first = result.per_seed[0]
+    assert max(abs(v) for v in first.exact_floor) < 0.01
+    assert min(first.energy_distance["dps"]) > 3 * max(abs(v) for v in first.exact_floor)
     assert result.unguided_on_manifold > 0.95
+    if result.verdict().tone == "success":
+        assert result.standing is not None and not result.standing.beaten_by()
