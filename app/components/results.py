@@ -36,16 +36,29 @@ def verdict_banner(job: JobView) -> None:
     draw(f"**{verdict['label']}**{detail}")
 
 
+def _cell_text(text: str) -> str:
+    """Text for one cell of a markdown table: no pipes or line breaks, and no markup of its own."""
+    plain = str(text).replace("|", "/").replace("\n", " ")
+    for char in ("*", "_", "`", "[", "]", "<", ">", "#"):
+        plain = plain.replace(char, "\\" + char)
+    return plain
+
+
 def claims_table(job: JobView) -> None:
     """The paper's claims: what the paper says, what we measured over seeds, and whether it holds."""
     claims = (job.result or {}).get("claims") or []
     if not claims:
         return
     st.subheader("The paper's claims, checked here")
-    table([{"Claim": c["statement"] + ("" if c.get("headline", True) else " (secondary)"),
-            "Paper": c["paper"], "Ours (mean ± sd over seeds)": c["ours"]["text"],
-            "Quantity": f"{c['quantity']} {c['criterion']}", "Holds": _HOLDS.get(c["holds"], c["holds"])}
-           for c in claims], key=f"claims-{job.id}")
+    rows = ["| Holds | Claim | Paper | Ours (mean ± sd over seeds) | Quantity and criterion |",
+            "|---|---|---|---|---|"]
+    for c in claims:
+        secondary = "" if c.get("headline", True) else " *(secondary)*"
+        cells = [_cell_text(text) for text in (_HOLDS.get(c["holds"], c["holds"]), c["statement"], c["paper"],
+                                                c["ours"]["text"], f"{c['quantity']} {c['criterion']}")]
+        cells[1] += secondary
+        rows.append("| " + " | ".join(cells) + " |")
+    st.markdown("\n".join(rows))
     with st.expander("Per seed"):
         table([{"Claim": c["id"], "Seed": o["seed"],
                 "Value": format_number(o["value"]), "Holds": "—" if o["holds"] is None else ("✅" if o["holds"] else "❌"),

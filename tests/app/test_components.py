@@ -186,3 +186,31 @@ def test_progress_cancel_and_run_disabled_while_running(slow_backend: str) -> No
     at.run()
     assert any("cancelled" in w.value for w in at.warning)
     assert not next(b for b in at.button if b.label == "Run").disabled
+
+
+def _claims_script() -> None:
+    from app.components.jobview import JobView
+    from app.components.results import claims_table, verdict_banner
+
+    claim = {"id": "beats", "statement": "Ours beats | the baseline", "paper": "+20 points", "quantity": "gain (points)",
+             "criterion": "> 0", "floor": "", "headline": True, "holds": "partial",
+             "ours": {"mean": 1.5, "sd": 2.0, "n": 2, "text": "1.5 ± 2 (2 seeds)"},
+             "seeds": [{"seed": 0, "value": 3.0, "holds": True, "floor_ok": True, "note": ""},
+                       {"seed": 1, "value": 0.1234567890123, "holds": False, "floor_ok": True, "note": ""}],
+             "detail": "> 0 on 1 of 2 seeds"}
+    job = JobView(id="j1", method="m", status="succeeded", progress=1.0, message="", params={},
+                  result={"claims": [claim]}, verdict={"label": "Partly reproduced", "tone": "warning", "detail": "x"})
+    verdict_banner(job)
+    claims_table(job)
+
+
+def test_the_claims_table_shows_paper_ours_and_holds_and_the_banner_counts_them() -> None:
+    at = AppTest.from_function(_claims_script, default_timeout=30)
+    at.run()
+    assert not at.exception
+    assert [w.value for w in at.warning] == ["**Partly reproduced**: 0 of 1 claims hold on every seed (table below)"]
+    table_md = next(m.value for m in at.markdown if m.value.startswith("| Holds"))
+    assert "🟡 partial" in table_md and "+20 points" in table_md and "1.5 ± 2 (2 seeds)" in table_md
+    assert "Ours beats / the baseline" in table_md, "a pipe in a claim cannot break the table"
+    seeds = at.dataframe[0].value
+    assert list(seeds["Value"]) == ["3", "0.1235"], "per-seed values formatted, no 17-digit floats"
