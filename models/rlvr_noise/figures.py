@@ -1,8 +1,7 @@
-"""Plotly figures of a noisy-verifier RLVR run: mass curves, the (FPR, FNR) phase diagram, time vs 1/J."""
+"""Plotly figures of a noisy-verifier RLVR run: mass curves, the bandit phase diagram, the rate law, J = 0 diffusion."""
 
 from __future__ import annotations
 
-import numpy as np
 import plotly.graph_objects as go
 
 from models.common.plots import PALETTE, Series, theory_vs_simulation
@@ -21,7 +20,7 @@ def _curves(result: Result) -> go.Figure:
         for k, curve in enumerate(result.curves)
     ]
     fig = theory_vs_simulation(
-        series, title="Incorrect mass during GRPO: mean field (dashed) and bandit mean (solid, 10-90% band)",
+        series, title="Incorrect mass during GRPO: mean field (dashed) and bandit mean (solid, 10-90% band), first seed",
         x_title="GRPO step", y_title="probability mass on incorrect modes",
     )
     fig.update_traces(line={"dash": "dash"})
@@ -58,9 +57,10 @@ def _phase(result: Result) -> go.Figure:
                              name="J = 0 (FPR + FNR = 1)"))
     fig.add_trace(go.Scatter(x=[result.fpr] * len(result.final_incorrect_mass),
                              y=[r.fnr for r in result.final_incorrect_mass], mode="markers",
-                             marker={"color": "black", "symbol": "x", "size": 9}, name="simulated J values"))
+                             marker={"color": "black", "symbol": "x", "size": 9}, name="J values of the sweep"))
     fig.update_layout(
-        title=f"Phase diagram: mean-field incorrect mass after {result.steps} steps (start {result.initial_incorrect_mass:g})",
+        title=f"Phase diagram: GRPO bandit ({p.runs_per_cell} runs per cell), incorrect mass after {p.steps} steps "
+              f"(start {result.initial_incorrect_mass:g})",
         xaxis_title="false-positive rate FPR", yaxis_title="false-negative rate FNR", height=520,
         legend={"orientation": "h", "yanchor": "top", "y": -0.15, "x": 0},
     )
@@ -68,25 +68,40 @@ def _phase(result: Result) -> go.Figure:
 
 
 def _rate(result: Result) -> go.Figure:
-    rows = [t for t in result.time_to_threshold if t.j > 0]
+    rows = [t for t in result.time_to_threshold if t.rate_law is not None]
     inverse = [1.0 / t.j for t in rows]
     series = [
-        Series(name="steps to incorrect mass 0.05", x=inverse,
-               simulation=[t.bandit_mean for t in rows], theory=[t.mean_field for t in rows],
-               theory_label="mean field", simulation_label="bandit mean"),
+        Series(name="rate law", x=inverse, theory=[t.rate_law for t in rows],
+               theory_label="(m / 2ηJ) ∫ σ / (x²(1-x)²) dx", colour="black", dash="dot"),
+        Series(name="mean field", x=inverse, simulation=[t.mean_field for t in rows],
+               simulation_label="expected GRPO step", colour=PALETTE[0], symbol="circle-open"),
+        Series(name="GRPO bandit", x=inverse, simulation=[t.bandit_mean for t in rows],
+               simulation_label=f"mean of {result.bandit_seeds} runs, G = {result.group_size}", colour=PALETTE[1],
+               symbol="x-thin-open"),
     ]
-    reference = [(x, t.mean_field) for x, t in zip(inverse, rows, strict=True) if t.mean_field]
-    if reference:
-        x_ref, t_ref = reference[0]
-        xs = np.array(sorted(inverse))
-        series.append(Series(name="slope 1 (time proportional to 1/J)", x=xs.tolist(),
-                             theory=(t_ref * xs / x_ref).tolist(), theory_label="reference", colour="grey", dash="dot"))
-    fits = "; ".join(f"{f.model}: exponent {f.exponent:.2f}" for f in result.rate_fits)
     return theory_vs_simulation(
-        series, title=f"Rate, not fate: time to 0.05 against 1/J ({fits or 'no fit'})",
+        series, title="Rate, not fate: steps to incorrect mass 0.05 against the rate law (time ∝ σ / J)",
         x_title="1/J", y_title="GRPO steps to incorrect mass 0.05", log_x=True, log_y=True,
     )
 
 
+def _diffusion(result: Result) -> go.Figure:
+    d = result.diffusion
+    fig = go.Figure()
+    if d is not None:
+        fig.add_trace(go.Scatter(x=d.curve_steps, y=d.predicted_variance, mode="lines", name="diffusion limit t·D(x0)",
+                                 line={"color": "black", "dash": "dot"}))
+        fig.add_trace(go.Scatter(x=d.curve_steps, y=d.variance, mode="markers", name=f"GRPO bandit, {d.runs} runs",
+                                 marker={"color": PALETTE[1], "symbol": "circle-open"}))
+    fig.update_layout(
+        title="Neutral drift at J = 0 (TPR = FPR = "
+              + ("-" if d is None else f"{d.p:g}") + "): variance of the incorrect mass across runs",
+        xaxis_title="GRPO step", yaxis_title="variance of the incorrect mass across runs", height=420,
+        legend={"orientation": "h", "yanchor": "top", "y": -0.2, "x": 0},
+    )
+    return fig
+
+
 def figures(result: Result) -> dict[str, go.Figure]:
-    return {"mass_curves": _curves(result), "phase_diagram": _phase(result), "rate": _rate(result)}
+    return {"mass_curves": _curves(result), "phase_diagram": _phase(result), "rate": _rate(result),
+            "diffusion": _diffusion(result)}

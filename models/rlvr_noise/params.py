@@ -1,10 +1,12 @@
-"""Parameters of a noisy-verifier RLVR run: the sweep of Youden's J, the verifier and the GRPO bandit."""
+"""Parameters of a noisy-verifier RLVR run: the sweep of Youden's J, the verifier, the GRPO bandit, the seeds."""
 
 from __future__ import annotations
 
 from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from models.common.claims import seeds_field
 
 __all__ = ["Params"]
 
@@ -14,7 +16,7 @@ def _default_j_values() -> list[float]:
 
 
 class Params(BaseModel):
-    """Inputs of one run; the defaults finish in a few seconds on one core."""
+    """Inputs of one run; the defaults take about 10 s per seed on one core."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -22,40 +24,48 @@ class Params(BaseModel):
         default_factory=_default_j_values,
         min_length=1,
         max_length=12,
+        title="Youden's J values (J = TPR - FPR)",
         description="Youden's J = TPR - FPR of the verifier, one simulation per value, each in [-1, 1]; "
         "with the chosen FPR the false-negative rate is FNR = 1 - FPR - J, which must lie in [0, 1].",
     )
     fpr: float = Field(
-        default=0.3,
-        ge=0.0,
-        le=1.0,
-        description="False-positive rate: probability that the verifier rewards a sample from an incorrect mode.",
+        default=0.3, ge=0.0, le=1.0, title="False-positive rate FPR",
+        description="Probability that the verifier rewards a sample from an incorrect mode. The J = 0 "
+        "diffusion check runs at TPR = FPR = this value.",
     )
-    steps: int = Field(default=400, ge=10, le=3000, description="GRPO updates (policy-gradient steps).")
-    seeds: int = Field(
-        default=32, ge=1, le=128, description="Independent bandit runs per J (simulated together)."
+    steps: int = Field(
+        default=1000, ge=10, le=4000, title="GRPO steps", json_schema_extra={"unit": "updates"},
+        description="GRPO updates (policy-gradient steps) of the J sweep; the phase diagram runs half as many.",
     )
-    seed: int = Field(default=0, ge=0, le=2**31 - 1, description="Base random seed.")
+    seeds: int = seeds_field(default=2, maximum=5)
+    bandit_seeds: int = Field(
+        default=32, ge=2, le=256, title="GRPO runs per J",
+        description="Independent finite-sample GRPO runs per J value (simulated together); the bandit curve "
+        "is their mean.",
+    )
+    seed: int = Field(default=0, ge=0, le=2**31 - 1, title="Base seed", description="Base random seed.")
     group_size: int = Field(
-        default=8, ge=2, le=64, description="G: samples per group; advantages are standardised inside a group."
+        default=64, ge=2, le=128, title="Group size G",
+        description="G: samples per group; advantages are standardised inside a group. The mean field is the "
+        "large-G limit.",
     )
     modes_per_class: int = Field(
-        default=4, ge=1, le=32, description="m: number of correct modes and of incorrect modes (2m arms)."
+        default=4, ge=1, le=32, title="Modes per class m",
+        description="m: number of correct modes and of incorrect modes (2m arms).",
     )
     learning_rate: float = Field(
-        default=1.0, gt=0.0, le=10.0, description="Step size of the policy-gradient update of the logits."
+        default=0.25, gt=0.0, le=10.0, title="Learning rate",
+        description="Step size of the policy-gradient update of the logits; the mean field is the small-step limit.",
     )
     initial_incorrect_mass: float = Field(
-        default=0.5,
-        gt=0.0,
-        lt=1.0,
-        description="Probability mass on the incorrect modes at step 0 (spread evenly over them).",
+        default=0.5, ge=0.06, le=0.94, title="Initial incorrect mass",
+        description="Probability mass on the incorrect modes at step 0 (spread evenly over them); above the "
+        "0.05 threshold of the hitting times.",
     )
     phase_grid: int = Field(
-        default=21,
-        ge=5,
-        le=41,
-        description="Points per axis of the (FPR, FNR) phase diagram (mean-field, at the same steps).",
+        default=11, ge=5, le=21, title="Phase-diagram points per axis",
+        description="Points per axis of the (FPR, FNR) grid on which the GRPO bandit runs (8 runs per cell); "
+        "the grid's anti-diagonal FPR + FNR = 1 is the J = 0 line.",
     )
 
     @field_validator("j_values")

@@ -1,4 +1,5 @@
-"""Result of a noisy-verifier RLVR run: final incorrect mass, hitting times, curves and the phase diagram."""
+"""Result of a noisy-verifier RLVR run: final incorrect mass, hitting times against the rate law, curves,
+the finite-sample phase diagram and the J = 0 diffusion check (all of the first seed; claims over all seeds)."""
 
 from __future__ import annotations
 
@@ -6,15 +7,15 @@ import io
 
 from pydantic import BaseModel
 
-from models.common.contract import Artifact, MethodResult, Verdict
+from models.common.contract import Artifact, MethodResult
 
-__all__ = ["Checks", "FinalMass", "MassCurve", "PhaseDiagram", "RateFit", "Result", "TimeToThreshold"]
+__all__ = ["Diffusion", "FinalMass", "MassCurve", "PhaseDiagram", "Result", "THRESHOLD", "TimeToThreshold"]
 
 THRESHOLD = 0.05
 
 
 class FinalMass(BaseModel):
-    """Incorrect mass after the last step for one J (bandit: mean and 10-90% band over seeds)."""
+    """Incorrect mass after the last step for one J (bandit: mean, standard error and 10-90% band)."""
 
     j: float
     fnr: float
@@ -26,9 +27,10 @@ class FinalMass(BaseModel):
 
 
 class TimeToThreshold(BaseModel):
-    """Steps until the incorrect mass first reaches <= 0.05 (None if never within the run)."""
+    """Steps until the incorrect mass first reaches <= 0.05 (None if never within the run), and the rate law's."""
 
     j: float
+    rate_law: float | None
     mean_field: int | None
     bandit_mean: int | None
 
@@ -44,46 +46,45 @@ class MassCurve(BaseModel):
 
 
 class PhaseDiagram(BaseModel):
-    """Mean-field incorrect mass after `steps` on an (FPR, FNR) grid; mass[i][k] is at fnr[i], fpr[k]."""
+    """GRPO bandit on an (FPR, FNR) grid: mean incorrect mass after `steps`; mass[i][k] is at fnr[i], fpr[k]."""
 
     fpr: list[float]
     fnr: list[float]
+    steps: int
+    runs_per_cell: int
     mass: list[list[float]]
+    standard_error: list[list[float]]
 
 
-class RateFit(BaseModel):
-    """Fit of time-to-threshold ~ c (1/J)^exponent over the J > 0 that reach the threshold."""
+class Diffusion(BaseModel):
+    """J = 0 (TPR = FPR = p): variance of the incorrect mass over `runs` GRPO runs against t·D of the diffusion limit."""
 
-    model: str
-    exponent: float
-    exponent_low: float | None
-    exponent_high: float | None
-    points: int
-
-
-class Checks(BaseModel):
-    """The paper's three claims in this run (None: not testable with these settings)."""
-
-    boundary: bool
-    boundary_detail: str
-    neutral: bool | None
-    neutral_detail: str
-    rate: bool | None
-    rate_detail: str
+    p: float
+    runs: int
+    variance_per_step: float
+    drift_per_step: float
+    curve_steps: list[int]
+    variance: list[float]
+    predicted_variance: list[float]
+    final_mean: float
+    predicted_mean: float
+    final_se: float
 
 
 class Result(MethodResult):
     fpr: float
     steps: int
     seeds: int
+    bandit_seeds: int
+    group_size: int
+    learning_rate: float
     initial_incorrect_mass: float
     final_incorrect_mass: list[FinalMass]
     time_to_threshold: list[TimeToThreshold]
     curve_steps: list[int]
     curves: list[MassCurve]
     phase: PhaseDiagram
-    rate_fits: list[RateFit]
-    checks: Checks
+    diffusion: Diffusion | None
 
     def metrics(self) -> dict[str, float | int | str]:
         out: dict[str, float | int | str] = {}
@@ -91,18 +92,17 @@ class Result(MethodResult):
             out[f"J = {row.j:+.2f}: final incorrect mass, mean field / bandit"] = (
                 f"{row.mean_field:.4f} / {row.bandit_mean:.4f}"
             )
-        for fit in self.rate_fits:
-            out[f"{fit.model}: exponent of time vs 1/J"] = round(fit.exponent, 3)
+        for t in self.time_to_threshold:
+            if t.rate_law is not None:
+                out[f"J = {t.j:+.2f}: steps to 0.05, rate law / mean field / bandit"] = (
+                    f"{t.rate_law:.0f} / {_steps(t.mean_field)} / {_steps(t.bandit_mean)}"
+                )
+        if self.diffusion is not None and self.diffusion.variance:
+            d = self.diffusion
+            out[f"J = 0: Var[x] after {d.curve_steps[-1]} steps, measured / diffusion limit"] = (
+                f"{d.variance[-1]:.3g} / {d.predicted_variance[-1]:.3g}"
+            )
         return out
-
-    def verdict(self) -> Verdict:
-        c = self.checks
-        parts = [c.boundary_detail, c.neutral_detail, c.rate_detail]
-        detail = " ".join(p for p in parts if p)
-        failed = [name for name, ok in (("boundary", c.boundary), ("neutral drift", c.neutral), ("1/J rate", c.rate)) if ok is False]
-        if not failed:
-            return Verdict("J = 0 phase transition reproduced", "success", detail)
-        return Verdict("Not reproduced: " + ", ".join(failed), "warning", detail)
 
     def artifacts(self) -> dict[str, Artifact]:
         return {
@@ -124,18 +124,25 @@ class Result(MethodResult):
 
     def summary_csv(self) -> str:
         buffer = io.StringIO()
-        buffer.write("j,fnr,final_mean_field,final_bandit_mean,final_bandit_se,steps_to_0.05_mean_field,steps_to_0.05_bandit\n")
+        buffer.write("j,fnr,final_mean_field,final_bandit_mean,final_bandit_se,steps_to_0.05_rate_law,"
+                     "steps_to_0.05_mean_field,steps_to_0.05_bandit\n")
         for row, hit in zip(self.final_incorrect_mass, self.time_to_threshold, strict=True):
+            law = "" if hit.rate_law is None else f"{hit.rate_law:.6g}"
             buffer.write(
-                f"{row.j},{row.fnr:.6g},{row.mean_field:.6g},{row.bandit_mean:.6g},{row.bandit_se:.6g},"
+                f"{row.j},{row.fnr:.6g},{row.mean_field:.6g},{row.bandit_mean:.6g},{row.bandit_se:.6g},{law},"
                 f"{'' if hit.mean_field is None else hit.mean_field},{'' if hit.bandit_mean is None else hit.bandit_mean}\n"
             )
         return buffer.getvalue()
 
     def phase_csv(self) -> str:
         buffer = io.StringIO()
-        buffer.write("fpr,fnr,youden_j,final_incorrect_mass_mean_field\n")
+        buffer.write("fpr,fnr,youden_j,final_incorrect_mass_bandit_mean,standard_error\n")
         for i, fnr in enumerate(self.phase.fnr):
             for k, fpr in enumerate(self.phase.fpr):
-                buffer.write(f"{fpr:.6g},{fnr:.6g},{1 - fnr - fpr:.6g},{self.phase.mass[i][k]:.6g}\n")
+                buffer.write(f"{fpr:.6g},{fnr:.6g},{1 - fnr - fpr:.6g},{self.phase.mass[i][k]:.6g},"
+                             f"{self.phase.standard_error[i][k]:.6g}\n")
         return buffer.getvalue()
+
+
+def _steps(value: int | None) -> str:
+    return "never" if value is None else str(value)

@@ -1,28 +1,42 @@
-"""run(params, progress): mean field and GRPO bandit for every J, the phase diagram, then the three checks."""
+"""run(params, progress): for every seed, the J sweep (mean field and GRPO bandit), the bandit phase diagram
+and the J = 0 diffusion run; each claim is measured on every seed, the figures show the first seed."""
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
+
 import numpy as np
 
+from models.common.claims import Measurement, evaluate_claims, run_seeds, seed_values
 from models.common.contract import MethodInputError, Progress
 from models.common.progress import MonotoneProgress
-from models.common.sweeps import GridCell, fit_power_law, run_grid
-from models.rlvr_noise.dynamics import BanditRun, Verifier, bandit_grpo, mean_field_path
+from models.common.sweeps import cell_rng
+from models.rlvr_noise.claims import CLAIMS, LINE_Z, NEUTRAL_Z, RATE_TOLERANCE
+from models.rlvr_noise.dynamics import (
+    Verifier,
+    bandit_grpo,
+    mean_field_path,
+    neutral_diffusion,
+    rate_law_time,
+)
 from models.rlvr_noise.params import Params
 from models.rlvr_noise.result import (
     THRESHOLD,
-    Checks,
+    Diffusion,
     FinalMass,
     MassCurve,
     PhaseDiagram,
-    RateFit,
     Result,
     TimeToThreshold,
 )
 
-__all__ = ["RATE_TOLERANCE", "hitting_time", "run"]
+__all__ = ["DIFFUSION_RUNS", "MAX_WORK", "PHASE_RUNS", "hitting_time", "run"]
 
-RATE_TOLERANCE = 0.25  # "time ~ 1/J" holds when the fitted exponent is within this of 1
+PHASE_RUNS = 8  # GRPO runs per cell of the phase diagram
+DIFFUSION_RUNS = 1024  # GRPO runs at J = 0 for the variance check
+DIFFUSION_SPREAD = 0.1  # the J = 0 run lasts until the predicted sd of x reaches 0.1 x0 (1 - x0)
+MAX_WORK = 5e9  # GRPO path-steps x group size x arms in one seed (the defaults use about 4.5e8)
 _CURVE_POINTS = 201
 _TOL = 1e-9
 
@@ -40,144 +54,186 @@ def _verifiers(params: Params) -> list[Verifier]:
     return out
 
 
+def _diffusion_horizon(params: Params) -> tuple[int, float, float]:
+    """Steps of the J = 0 run, and the diffusion limit's per-step variance D and drift b at the start."""
+    x0 = params.initial_incorrect_mass
+    limit = neutral_diffusion(params.fpr, x0, params.learning_rate, params.modes_per_class, params.group_size)
+    if limit.variance_per_step <= 0:
+        return 0, 0.0, 0.0
+    horizon = math.ceil((DIFFUSION_SPREAD * x0 * (1 - x0)) ** 2 / limit.variance_per_step)
+    return min(max(horizon, 10), params.steps), limit.variance_per_step, limit.drift_per_step
+
+
+def _check_budget(params: Params) -> None:
+    horizon, _, _ = _diffusion_horizon(params)
+    paths = (len(params.j_values) * params.bandit_seeds * params.steps
+             + params.phase_grid**2 * PHASE_RUNS * (params.steps // 2) + DIFFUSION_RUNS * horizon)
+    work = paths * params.group_size * 2 * params.modes_per_class
+    if work > MAX_WORK:
+        raise MethodInputError(
+            f"steps: (J values x GRPO runs x steps + phase-diagram and J = 0 runs) x group size x arms = {work:.2e} "
+            f"is above the limit of {MAX_WORK:.1e} per seed; use fewer steps, runs, J values or a smaller group"
+        )
+
+
 def hitting_time(path: np.ndarray, threshold: float = THRESHOLD) -> int | None:
     """First step at which `path` is <= threshold, None if it never is."""
     hits = np.nonzero(path <= threshold)[0]
     return int(hits[0]) if hits.size else None
 
 
-def _phase(params: Params) -> PhaseDiagram:
-    grid = np.linspace(0.0, 1.0, params.phase_grid)
-    fnr, fpr = np.meshgrid(grid, grid, indexing="ij")
-    final = mean_field_path(
-        1.0 - fnr.ravel(), fpr.ravel(), params.initial_incorrect_mass, params.steps, params.learning_rate,
-        params.modes_per_class,
-    )[:, -1]
-    mass = final.reshape(fnr.shape)
-    return PhaseDiagram(fpr=grid.tolist(), fnr=grid.tolist(), mass=mass.round(6).tolist())
+@dataclass(frozen=True)
+class SeedRun:
+    """One seed's experiments: the J sweep, the phase diagram, the J = 0 diffusion run."""
+
+    finals: list[FinalMass]
+    times: list[TimeToThreshold]
+    curves: list[MassCurve]
+    curve_steps: list[int]
+    phase: PhaseDiagram
+    diffusion: Diffusion | None
 
 
-def _rate_fit(model: str, times: list[tuple[float, int | None]]) -> RateFit | None:
-    points = [(1.0 / j, t) for j, t in times if j > 0 and t is not None and t > 0]
-    fit = fit_power_law([p[0] for p in points], [p[1] for p in points])
-    if fit is None:
-        return None
-    finite = fit.points > 2
-    return RateFit(
-        model=model,
-        exponent=fit.exponent,
-        exponent_low=fit.exponent_low if finite else None,
-        exponent_high=fit.exponent_high if finite else None,
-        points=fit.points,
-    )
-
-
-def _checks(params: Params, finals: list[FinalMass], fits: list[RateFit]) -> Checks:
-    x0 = params.initial_incorrect_mass
-    wrong = []
-    for row in finals:
-        for model, value in (("mean field", row.mean_field), ("bandit", row.bandit_mean)):
-            if (row.j > 0 and not value < x0) or (row.j < 0 and not value > x0):
-                wrong.append(f"J = {row.j:+.2f} ({model}: {value:.3f} vs start {x0:.3f})")
-    boundary = not wrong
-    boundary_detail = (
-        "Boundary: every J > 0 lowered and every J < 0 raised the incorrect mass."
-        if boundary
-        else "Boundary violated at " + "; ".join(wrong) + "."
-    )
-    zero = [row for row in finals if abs(row.j) < _TOL]
-    neutral: bool | None = None
-    neutral_detail = ""
-    if zero:
-        row = zero[0]
-        mf_ok = abs(row.mean_field - x0) < 1e-6
-        band = 2.0 * row.bandit_se
-        bandit_ok = abs(row.bandit_mean - x0) <= band + _TOL if params.seeds > 1 else True
-        neutral = mf_ok and bandit_ok
-        neutral_detail = (
-            f"Neutral at J = 0: mean field {row.mean_field:.4f}, bandit {row.bandit_mean:.4f} +- {band:.4f} "
-            f"(2 standard errors) vs start {x0:.3f}."
-        )
-    bandit_fit = next((f for f in fits if f.model == "bandit"), None)
-    rate: bool | None = None
-    rate_detail = "Rate: fewer than two J > 0 reached incorrect mass 0.05, so the 1/J scaling is untested."
-    if bandit_fit is not None:
-        rate = abs(bandit_fit.exponent - 1.0) <= RATE_TOLERANCE
-        mf = next((f for f in fits if f.model == "mean field"), None)
-        rate_detail = (
-            f"Rate: steps to 0.05 ~ (1/J)^{bandit_fit.exponent:.2f} in the bandit"
-            + (f", (1/J)^{mf.exponent:.2f} in the mean field" if mf else "")
-            + f" (1/J scaling accepted within +-{RATE_TOLERANCE})."
-        )
-    return Checks(
-        boundary=boundary, boundary_detail=boundary_detail, neutral=neutral, neutral_detail=neutral_detail,
-        rate=rate, rate_detail=rate_detail,
-    )
-
-
-def _summaries(
-    params: Params, verifiers: list[Verifier], mean_field: np.ndarray, cells: list[GridCell[Verifier, np.ndarray]]
-) -> tuple[list[FinalMass], list[TimeToThreshold], list[MassCurve], list[int]]:
+def _sweep(params: Params, verifiers: list[Verifier], seed: int, progress: Progress
+           ) -> tuple[list[FinalMass], list[TimeToThreshold], list[MassCurve], list[int]]:
+    """Mean field and GRPO bandit for every J (all bandit runs in one vectorised pass)."""
+    x0, lr, m, runs = params.initial_incorrect_mass, params.learning_rate, params.modes_per_class, params.bandit_seeds
+    mean_field = mean_field_path(np.array([v.tpr for v in verifiers]), np.array([v.fpr for v in verifiers]),
+                                 x0, params.steps, lr, m)
+    rngs = [cell_rng(seed, index, r) for index in range(len(verifiers)) for r in range(runs)]
+    paths = bandit_grpo([v for v in verifiers for _ in range(runs)], steps=params.steps, group_size=params.group_size,
+                        modes=m, lr=lr, x0=x0, rngs=rngs, progress=progress).reshape(len(verifiers), runs, -1)
     idx = np.unique(np.linspace(0, params.steps, min(_CURVE_POINTS, params.steps + 1)).round().astype(int))
     finals, times, curves = [], [], []
-    for j, verifier, mf, cell in zip(params.j_values, verifiers, mean_field, cells, strict=True):
-        paths = np.stack(cell.results)
-        mean = paths.mean(axis=0)
-        last = paths[:, -1]
-        se = float(last.std(ddof=1) / np.sqrt(len(last))) if len(last) > 1 else 0.0
+    for j, verifier, mf, cell in zip(params.j_values, verifiers, mean_field, paths, strict=True):
+        mean, last = cell.mean(axis=0), cell[:, -1]
         j = float(j)  # the requested value (TPR - FPR recomputed in floating point can read -0.0)
-        finals.append(
-            FinalMass(
-                j=j, fnr=verifier.fnr, mean_field=float(mf[-1]), bandit_mean=float(mean[-1]), bandit_se=se,
-                bandit_q10=float(np.quantile(last, 0.1)), bandit_q90=float(np.quantile(last, 0.9)),
-            )
-        )
-        times.append(TimeToThreshold(j=j, mean_field=hitting_time(mf), bandit_mean=hitting_time(mean)))
-        curves.append(
-            MassCurve(
-                j=j, mean_field=mf[idx].round(6).tolist(), bandit_mean=mean[idx].round(6).tolist(),
-                bandit_q10=np.quantile(paths[:, idx], 0.1, axis=0).round(6).tolist(),
-                bandit_q90=np.quantile(paths[:, idx], 0.9, axis=0).round(6).tolist(),
-            )
-        )
+        finals.append(FinalMass(j=j, fnr=verifier.fnr, mean_field=float(mf[-1]), bandit_mean=float(mean[-1]),
+                                bandit_se=float(last.std(ddof=1) / np.sqrt(runs)),
+                                bandit_q10=float(np.quantile(last, 0.1)), bandit_q90=float(np.quantile(last, 0.9))))
+        times.append(TimeToThreshold(j=j, rate_law=rate_law_time(verifier, lr, m, x0, THRESHOLD),
+                                     mean_field=hitting_time(mf), bandit_mean=hitting_time(mean)))
+        curves.append(MassCurve(j=j, mean_field=mf[idx].round(6).tolist(), bandit_mean=mean[idx].round(6).tolist(),
+                                bandit_q10=np.quantile(cell[:, idx], 0.1, axis=0).round(6).tolist(),
+                                bandit_q90=np.quantile(cell[:, idx], 0.9, axis=0).round(6).tolist()))
     return finals, times, curves, idx.tolist()
 
 
-def run(params: Params, progress: Progress) -> Result:
-    """Sweep J: mean-field paths (one solve_ivp), the GRPO bandit per J, the phase diagram, checks."""
+def _phase(params: Params, seed: int, progress: Progress) -> PhaseDiagram:
+    """The GRPO bandit on every (FPR, FNR) cell of the grid, PHASE_RUNS runs each, for half the steps."""
+    grid = np.linspace(0.0, 1.0, params.phase_grid)
+    cells = [Verifier(fpr=float(fpr), fnr=float(fnr)) for fnr in grid for fpr in grid]
+    steps = max(params.steps // 2, 5)
+    rngs = [cell_rng(seed, 1000 + c, r) for c in range(len(cells)) for r in range(PHASE_RUNS)]
+    final = bandit_grpo([v for v in cells for _ in range(PHASE_RUNS)], steps=steps, group_size=params.group_size,
+                        modes=params.modes_per_class, lr=params.learning_rate, x0=params.initial_incorrect_mass,
+                        rngs=rngs, progress=progress)[:, -1].reshape(params.phase_grid, params.phase_grid, PHASE_RUNS)
+    se = final.std(axis=2, ddof=1) / np.sqrt(PHASE_RUNS)
+    return PhaseDiagram(fpr=grid.tolist(), fnr=grid.tolist(), steps=steps, runs_per_cell=PHASE_RUNS,
+                        mass=final.mean(axis=2).round(6).tolist(), standard_error=se.round(8).tolist())
+
+
+def _diffusion(params: Params, seed: int, progress: Progress) -> Diffusion | None:
+    """DIFFUSION_RUNS GRPO runs at TPR = FPR = fpr until the predicted spread is small; variance against t·D."""
+    horizon, variance, drift = _diffusion_horizon(params)
+    if horizon == 0:
+        return None
+    p, x0 = params.fpr, params.initial_incorrect_mass
+    mass = bandit_grpo(Verifier(fpr=p, fnr=1.0 - p), steps=horizon, group_size=params.group_size,
+                       modes=params.modes_per_class, lr=params.learning_rate, x0=x0,
+                       rngs=[cell_rng(seed, 2000, r) for r in range(DIFFUSION_RUNS)], progress=progress)
+    idx = np.unique(np.linspace(0, horizon, min(41, horizon + 1)).round().astype(int))
+    return Diffusion(
+        p=p, runs=DIFFUSION_RUNS, variance_per_step=variance, drift_per_step=drift, curve_steps=idx.tolist(),
+        variance=mass[:, idx].var(axis=0, ddof=1).tolist(), predicted_variance=(idx * variance).tolist(),
+        final_mean=float(mass[:, -1].mean()), predicted_mean=x0 + horizon * drift,
+        final_se=float(mass[:, -1].std(ddof=1) / np.sqrt(DIFFUSION_RUNS)),
+    )
+
+
+def _one_seed(params: Params, verifiers: list[Verifier], seed: int, progress: Progress) -> SeedRun:
     monotone = MonotoneProgress(progress)
+    monotone(0.0, f"seed {seed}: mean field and GRPO bandit for every J")
+    finals, times, curves, curve_steps = _sweep(params, verifiers, seed, monotone.stage(0.0, 0.4))
+    monotone(0.4, f"seed {seed}: phase diagram (GRPO bandit on the FPR x FNR grid)")
+    phase = _phase(params, seed, monotone.stage(0.4, 0.85))
+    monotone(0.85, f"seed {seed}: J = 0 diffusion ({DIFFUSION_RUNS} GRPO runs)")
+    diffusion = _diffusion(params, seed, monotone.stage(0.85, 1.0))
+    return SeedRun(finals, times, curves, curve_steps, phase, diffusion)
+
+
+def _sign(run_: SeedRun, x0: float) -> Measurement:
+    rows = [r for r in run_.finals if abs(r.j) > _TOL]
+    if not rows:
+        return Measurement(None)
+    wrong = [r for r in rows if not all((v < x0) if r.j > 0 else (v > x0) for v in (r.mean_field, r.bandit_mean))]
+    note = "; ".join(f"J = {r.j:+.2f}: mean field {r.mean_field:.3f}, bandit {r.bandit_mean:.3f}" for r in wrong)
+    both = any(r.j > 0 for r in rows) and any(r.j < 0 for r in rows)
+    return Measurement(1.0 - len(wrong) / len(rows), floor_ok=both, note=note)
+
+
+def _rate(run_: SeedRun, steps: int, which: str) -> Measurement:
+    deviations, notes = [], []
+    for t in run_.times:
+        if t.rate_law is None:
+            continue
+        hit = t.mean_field if which == "mean_field" else t.bandit_mean
+        if hit is None:  # not reached: a failure only if the rate law says it should have been, with slack
+            if t.rate_law * (1 + RATE_TOLERANCE) < steps:
+                deviations.append(steps / t.rate_law - 1)
+                notes.append(f"J = {t.j:+.2f} not reached in {steps} steps (rate law {t.rate_law:.0f})")
+            continue
+        deviations.append(abs(hit / t.rate_law - 1))
+        notes.append(f"J = {t.j:+.2f}: {hit} vs {t.rate_law:.0f}")
+    return Measurement(max(deviations) if deviations else None, note="; ".join(notes))
+
+
+def _phase_claims(phase: PhaseDiagram, x0: float) -> tuple[Measurement, Measurement]:
+    mass, se = np.array(phase.mass), np.array(phase.standard_error)
+    j = 1.0 - np.array(phase.fnr)[:, None] - np.array(phase.fpr)[None, :]
+    off = np.abs(j) > _TOL
+    right = np.where(j > 0, mass < x0, mass > x0)
+    wrong = int((off & ~right).sum())
+    line = ~off
+    z = np.where(se[line] > 0, np.abs(mass[line] - x0) / np.where(se[line] > 0, se[line], 1.0),
+                 np.where(np.abs(mass[line] - x0) > _TOL, np.inf, 0.0))
+    worst = float(z.max()) if z.size else None
+    return (Measurement(1.0 - wrong / max(int(off.sum()), 1), note=f"{wrong} of {int(off.sum())} cells wrong"),
+            Measurement(worst if worst is None or math.isfinite(worst) else 1e9,
+                        note=f"{int((z > LINE_Z).sum())} of {z.size} line cells beyond {LINE_Z:g} SE"))
+
+
+def _neutral(diffusion: Diffusion | None) -> Measurement:
+    if diffusion is None:
+        return Measurement(None, note="no reward variance at TPR = FPR = FPR (0 or 1): nothing diffuses")
+    ratio = diffusion.variance[-1] / diffusion.predicted_variance[-1]
+    z = (diffusion.final_mean - diffusion.predicted_mean) / max(diffusion.final_se, 1e-300)
+    return Measurement(ratio, floor_ok=abs(z) <= NEUTRAL_Z,
+                       note=f"after {diffusion.curve_steps[-1]} steps; mean off the prediction by {z:+.2f} SE")
+
+
+def _measure(params: Params, run_: SeedRun) -> dict[str, Measurement]:
+    x0 = params.initial_incorrect_mass
+    phase, line = _phase_claims(run_.phase, x0)
+    return {"sign": _sign(run_, x0), "phase": phase, "phase_line": line,
+            "rate_mean_field": _rate(run_, params.steps, "mean_field"),
+            "rate_bandit": _rate(run_, params.steps, "bandit"), "neutral": _neutral(run_.diffusion)}
+
+
+def run(params: Params, progress: Progress) -> Result:
+    """Every seed: the J sweep, the phase diagram and the J = 0 run; claims over seeds, figures of the first."""
     verifiers = _verifiers(params)
-    monotone(0.0, "mean-field flow")
-    mean_field = mean_field_path(
-        np.array([v.tpr for v in verifiers]), np.array([v.fpr for v in verifiers]),
-        params.initial_incorrect_mass, params.steps, params.learning_rate, params.modes_per_class,
-    )
-
-    def simulate(verifier: Verifier, rngs: list[np.random.Generator]) -> list[np.ndarray]:
-        run_: BanditRun = bandit_grpo(
-            verifier, steps=params.steps, group_size=params.group_size, modes=params.modes_per_class,
-            lr=params.learning_rate, x0=params.initial_incorrect_mass, rngs=rngs,
-        )
-        return list(run_.incorrect_mass)
-
-    cells = run_grid(
-        verifiers, simulate, seeds=params.seeds, base_seed=params.seed, progress=monotone.stage(0.05, 0.85),
-        label=lambda v: f"GRPO bandit, J = {v.youden_j + 0.0:+.2f}",
-    )
-    monotone(0.85, "phase diagram (mean field)")
-    phase = _phase(params)
-    finals, times, curves, curve_steps = _summaries(params, verifiers, mean_field, cells)
-    fits = [
-        fit
-        for fit in (
-            _rate_fit("mean field", [(t.j, t.mean_field) for t in times]),
-            _rate_fit("bandit", [(t.j, t.bandit_mean) for t in times]),
-        )
-        if fit is not None
-    ]
-    monotone(1.0, "done")
+    _check_budget(params)
+    seeds = seed_values(params.seed, params.seeds)
+    runs = run_seeds(seeds, lambda seed, stage: _one_seed(params, verifiers, seed, stage), progress)
+    measured = [_measure(params, r) for r in runs]
+    claims = evaluate_claims(CLAIMS, {c.id: [m[c.id] for m in measured] for c in CLAIMS}, seeds)
+    first = runs[0]
+    progress(1.0, "done")
     return Result(
-        fpr=params.fpr, steps=params.steps, seeds=params.seeds, initial_incorrect_mass=params.initial_incorrect_mass,
-        final_incorrect_mass=finals, time_to_threshold=times, curve_steps=curve_steps, curves=curves, phase=phase,
-        rate_fits=fits, checks=_checks(params, finals, fits),
+        fpr=params.fpr, steps=params.steps, seeds=params.seeds, bandit_seeds=params.bandit_seeds,
+        group_size=params.group_size, learning_rate=params.learning_rate,
+        initial_incorrect_mass=params.initial_incorrect_mass, final_incorrect_mass=first.finals,
+        time_to_threshold=first.times, curve_steps=first.curve_steps, curves=first.curves, phase=first.phase,
+        diffusion=first.diffusion, claims=claims,
     )
