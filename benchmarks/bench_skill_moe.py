@@ -1,33 +1,62 @@
-"""Skill-MoE: batched-by-expert inference vs the naive per-query loop, and the headline table over seeds.
+"""Skill-MoE: batched-by-expert vs the naive per-query loop, the headline over 3 seeds, and this version's
+run time against the previous version (commit c45ca62, extracted from git into a temporary package).
 
 Usage: OMP_NUM_THREADS=1 python benchmarks/bench_skill_moe.py
 """
 
 from __future__ import annotations
 
+import importlib
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
 
 from models.common import no_progress
+from models.skill_moe.evaluate import STRATEGIES
 from models.skill_moe.params import Params
 from models.skill_moe.run import run
 
+PREVIOUS = "c45ca62"
+
+
+def _previous_run():  # the old package under another name (its imports inside the package are relative)
+    folder = Path(tempfile.mkdtemp())
+    archive = subprocess.run(["git", "archive", PREVIOUS, "models/skill_moe"], check=True, capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
+    (folder / "models" / "skill_moe").rename(folder / "skill_moe_previous")
+    sys.path.insert(0, str(folder))
+    return importlib.import_module("skill_moe_previous.run").run, importlib.import_module("skill_moe_previous.params").Params
+
 
 def main() -> None:
-    print("Core: answering the instance-routed (query, expert) pairs, one expert resident at a time")
+    print("Core: Skill-MoE's routed pairs, one expert resident (first seed; naive timed on 100 queries, scaled)")
     print(f"{'queries':>8} {'k':>2} {'loads batched':>14} {'loads naive':>12} {'batched s':>10} {'naive s':>9} {'ratio':>7}")
-    for queries, k in ((400, 3), (2000, 3)):
-        r = run(Params(queries=queries, k=k), no_progress)
-        ratio = r.wall_time_s.naive / r.wall_time_s.batched
-        print(f"{queries:>8} {k:>2} {r.loads.batched:>14} {r.loads.naive:>12} {r.wall_time_s.batched:>10.3f} "
-              f"{r.wall_time_s.naive:>9.3f} {ratio:>6.1f}x")
-    print("\nHeadline: test accuracy (%) on the skill-mixed set, 400 queries, k = 3")
-    print(f"{'seed':>4} {'instance':>9} {'task top3':>10} {'random 3':>9} {'best 1':>7} {'vote 16':>8} {'gap':>6} {'s':>5}")
-    for seed in (0, 1, 2):
+    for queries, k in ((400, 3), (1000, 3)):
+        r = run(Params(queries=queries, k=k, seeds=1), no_progress)
+        fast = next(c for c in r.cost if c.strategy == "instance_routing")
+        print(f"{queries:>8} {k:>2} {fast.loads:>14} {r.naive.loads:>12} {fast.seconds:>10.3f} "
+              f"{r.naive.seconds:>9.3f} {r.naive.seconds / fast.seconds:>6.1f}x")
+    print("\nHeadline: test accuracy (%), 400 queries, k = 3, exact skills; gain = Skill-MoE - best baseline")
+    short = {"instance_routing": "skillmoe", "oracle_routing": "oracle", "trained_router": "router",
+             "task_top_k": "task3", "best_single": "best1", "majority_vote": "vote16", "random_k": "rand3"}
+    print(f"{'seed':>4} " + " ".join(f"{short[s]:>8}" for s in STRATEGIES) + f" {'gain':>6} {'@80%':>6} {'t ratio':>7}")
+    result = run(Params(seeds=3), no_progress)
+    claims = {c.id: c for c in result.claims}
+    for i, row in enumerate(result.per_seed):
+        print(f"{row.seed:>4} " + " ".join(f"{100 * row.accuracy[s]:>8.1f}" for s in STRATEGIES)
+              + f" {row.gain_points:>+6.1f} {claims['robust'].seeds[i].value:>+6.1f} {claims['runtime'].seeds[i].value:>7.2f}")
+    print("Tagger curve (mean of 3 seeds): " + ", ".join(f"{100 * p.realised_accuracy:.0f}% -> {p.gain_points:+.1f}"
+                                                        for p in result.curve))
+    print("\nRun time of the defaults (one seed, 400 queries, k = 3), this version vs the previous one")
+    previous_run, previous_params = _previous_run()
+    for name, call in (("this version (7 strategies, costs, tagger sweep)", lambda: run(Params(seeds=1), no_progress)),
+                       (f"previous {PREVIOUS} (5 strategies, naive on all)", lambda: previous_run(previous_params(),
+                                                                                               no_progress))):
         start = time.perf_counter()
-        a = run(Params(seed=seed), no_progress).accuracy
-        print(f"{seed:>4} {100 * a.instance_routing:>9.1f} {100 * a.task_top_k:>10.1f} {100 * a.random_k:>9.1f} "
-              f"{100 * a.best_single:>7.1f} {100 * a.majority_vote:>8.1f} "
-              f"{100 * (a.instance_routing - a.task_top_k):>+6.1f} {time.perf_counter() - start:>5.1f}")
+        call()
+        print(f"  {name:<52} {time.perf_counter() - start:6.1f} s")
 
 
 if __name__ == "__main__":

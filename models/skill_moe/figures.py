@@ -1,38 +1,56 @@
-"""Figures of a Skill-MoE run: accuracy per strategy, per skill, the experts' skill profiles, loads and time."""
+"""Figures of a Skill-MoE run: accuracy per strategy, the tagger curve, cost per strategy, expert profiles."""
 
 from __future__ import annotations
 
 import plotly.graph_objects as go
+from plotly.subplots import make_subplots
 
-from .result import STRATEGIES, Result
+from .result import Result, label
 
 __all__ = ["figures"]
 
-LABELS = {
-    "instance_routing": "Skill-MoE (instance routing)",
-    "task_top_k": "task-level top-k",
-    "random_k": "random k",
-    "best_single": "best single expert",
-    "majority_vote": "majority vote of all 16",
-}
-
 
 def _strategies(result: Result) -> go.Figure:
-    values = [100 * getattr(result.accuracy, s) for s in STRATEGIES]
-    fig = go.Figure(go.Bar(x=[LABELS[s] for s in STRATEGIES], y=values, text=[f"{v:.1f}" for v in values],
-                           textposition="outside"))
-    fig.update_layout(title=f"Test accuracy per strategy (k = {result.k}, {result.queries} queries)",
-                      yaxis_title="accuracy (%)", xaxis_title="strategy", yaxis_range=[0, 105])
+    names = [label(s, result.k) for s in result.strategies]
+    values = [100 * result.accuracy[s] for s in result.strategies]
+    fig = go.Figure(go.Bar(x=names, y=values, text=[f"{v:.1f}" for v in values], textposition="outside",
+                           name="mean over seeds"))
+    for row in result.per_seed:
+        fig.add_scatter(x=names, y=[100 * row.accuracy[s] for s in result.strategies], mode="markers",
+                        marker={"color": "black", "size": 6}, name=f"seed {row.seed}", showlegend=False)
+    fig.update_layout(title=f"Test accuracy per strategy (k = {result.k}, {result.queries} queries, "
+                            f"{len(result.per_seed)} seed{'s' if len(result.per_seed) > 1 else ''})",
+                      yaxis_title="accuracy (%)", xaxis_title="strategy", yaxis_range=[0, 108])
     return fig
 
 
-def _per_skill(result: Result) -> go.Figure:
+def _curve(result: Result) -> go.Figure:
+    x = [100 * p.realised_accuracy for p in result.curve]
     fig = go.Figure()
-    for s in ("instance_routing", "task_top_k", "best_single"):
-        fig.add_bar(name=LABELS[s], x=[r.group for r in result.per_skill],
-                    y=[100 * getattr(r, s) for r in result.per_skill])
-    fig.update_layout(title="Accuracy per skill", barmode="group", yaxis_title="accuracy (%)",
-                      xaxis_title="skill", legend={"orientation": "h", "y": -0.25})
+    fig.add_scatter(x=x, y=[100 * p.instance_routing for p in result.curve], mode="lines+markers",
+                    name=label("instance_routing", result.k))
+    fig.add_scatter(x=x, y=[100 * p.best_baseline for p in result.curve], mode="lines", line={"dash": "dot"},
+                    name="best baseline (does not use the tagger)")
+    fig.update_layout(title="Skill-MoE against the skill tagger's accuracy (mean over seeds)",
+                      xaxis_title="skill-inference accuracy of the tagger (%)", yaxis_title="test accuracy (%)",
+                      xaxis_autorange="reversed", legend={"orientation": "h", "y": -0.25})
+    return fig
+
+
+def _cost(result: Result) -> go.Figure:
+    names = [label(c.strategy, result.k) for c in result.cost] + ["Skill-MoE, naive per-query loop"]
+    loads = [c.loads for c in result.cost] + [result.naive.loads]
+    seconds = [c.seconds for c in result.cost] + [result.naive.seconds]
+    fig = make_subplots(rows=1, cols=2, subplot_titles=("expert loads from disk", "measured time"))
+    fig.add_bar(x=names, y=loads, row=1, col=1, name="loads", text=loads, textposition="outside")
+    fig.add_bar(x=names, y=seconds, row=1, col=2, name="seconds", text=[f"{s:.2f}" for s in seconds],
+                textposition="outside")
+    fig.update_yaxes(title_text="loads (count)", row=1, col=1)
+    fig.update_yaxes(title_text="time (s)", row=1, col=2)
+    fig.update_xaxes(title_text="strategy", tickangle=-35, row=1, col=1)
+    fig.update_xaxes(title_text="strategy", tickangle=-35, row=1, col=2)
+    fig.update_layout(title="Cost of answering each strategy's queries (first seed, one expert resident)",
+                      showlegend=False, height=520)
     return fig
 
 
@@ -40,26 +58,12 @@ def _profiles(result: Result) -> go.Figure:
     fig = go.Figure(go.Heatmap(
         z=[[100 * a for a in p.accuracy] for p in result.experts], x=result.skills,
         y=[p.expert for p in result.experts], colorscale="Viridis", zmin=0, zmax=100,
-        colorbar={"title": "accuracy (%)"},
-        hovertemplate="%{y}, %{x}: %{z:.0f}%<extra></extra>"))
-    fig.update_layout(title="Validation skill profiles of the 16 experts", xaxis_title="skill",
+        colorbar={"title": "accuracy (%)"}, hovertemplate="%{y}, %{x}: %{z:.0f}%<extra></extra>"))
+    fig.update_layout(title="Validation skill profiles of the 16 experts (first seed)", xaxis_title="skill",
                       yaxis_title="expert", yaxis_autorange="reversed")
     return fig
 
 
-def _cost(result: Result) -> go.Figure:
-    fig = go.Figure()
-    fig.add_bar(name="expert loads from disk", x=["batched by expert", "naive per-query loop"],
-                y=[result.loads.batched, result.loads.naive], yaxis="y")
-    fig.add_bar(name="wall time (s)", x=["batched by expert", "naive per-query loop"],
-                y=[result.wall_time_s.batched, result.wall_time_s.naive], yaxis="y2")
-    fig.update_layout(title="Cost of answering the routed queries", barmode="group",
-                      yaxis={"title": "loads (count, log scale)", "type": "log"},
-                      yaxis2={"title": "wall time (s, log scale)", "type": "log", "overlaying": "y", "side": "right"},
-                      legend={"orientation": "h", "y": -0.2})
-    return fig
-
-
 def figures(result: Result) -> dict[str, go.Figure]:
-    return {"strategies": _strategies(result), "per_skill": _per_skill(result),
-            "profiles": _profiles(result), "cost": _cost(result)}
+    return {"strategies": _strategies(result), "tagger_curve": _curve(result), "cost": _cost(result),
+            "profiles": _profiles(result)}

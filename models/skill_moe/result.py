@@ -1,59 +1,70 @@
-"""Result of a Skill-MoE run: accuracy per strategy, per skill and per task, load counts and wall times."""
+"""Result of a Skill-MoE run: accuracy and cost per strategy, the tagger-accuracy curve, per-skill rows."""
 
 from __future__ import annotations
 
 import csv
 import io
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
-from models.common.contract import Artifact, MethodResult, Verdict
+from models.common.contract import Artifact, MethodResult
 
-__all__ = ["Accuracy", "ExpertProfile", "GroupRow", "Loads", "Result", "WallTime"]
+__all__ = ["CostRow", "CurvePoint", "ExpertProfile", "GroupRow", "LABELS", "Result", "SeedRow"]
 
-STRATEGIES = ("instance_routing", "task_top_k", "random_k", "best_single", "majority_vote")
-MIN_GAP = 0.05  # the issue's check: instance routing beats task-level top-k by 5 points
+LABELS = {
+    "instance_routing": "Skill-MoE (instance routing)",
+    "oracle_routing": "oracle router (true skill)",
+    "trained_router": "trained router (RouteLLM-style)",
+    "task_top_k": "task-level top-k",
+    "best_single": "best single expert",
+    "majority_vote": "vote of all 16 experts",
+    "random_k": "random k",
+}
 
 
-class Accuracy(BaseModel):
-    """Test accuracy (fraction correct) of each strategy."""
+def label(strategy: str, k: int) -> str:
+    """A strategy's name with its k filled in ("task-level top-3")."""
+    return LABELS[strategy].replace("top-k", f"top-{k}").replace("random k", f"random {k}")
 
+
+class SeedRow(BaseModel):
+    """One seed: every strategy's test accuracy, the skill inference's accuracy and Skill-MoE's gain."""
+
+    seed: int
+    accuracy: dict[str, float]
+    skill_accuracy: float
+    gain_points: float = Field(description="Skill-MoE minus the best baseline, in points")
+
+
+class CostRow(BaseModel):
+    """Answering one strategy's (query, expert) pairs through the on-disk store (first seed)."""
+
+    strategy: str
+    loads: int
+    pairs: int
+    seconds: float
+
+
+class CurvePoint(BaseModel):
+    """Mean over seeds at one tagger accuracy."""
+
+    tagger_accuracy: float
+    realised_accuracy: float
     instance_routing: float
-    task_top_k: float
-    random_k: float
-    best_single: float
-    majority_vote: float
-
-
-class Loads(BaseModel):
-    """Expert loads from disk for the instance-routed answers."""
-
-    batched: int
-    naive: int
-    distinct_experts: int
-
-
-class WallTime(BaseModel):
-    """Seconds spent answering the instance-routed (query, expert) pairs."""
-
-    batched: float
-    naive: float
+    best_baseline: float
+    gain_points: float
 
 
 class GroupRow(BaseModel):
-    """Accuracy of each strategy on the test queries of one skill or one task."""
+    """Accuracy of each strategy on the test queries of one skill or one task (first seed)."""
 
     group: str
     queries: int
-    instance_routing: float
-    task_top_k: float
-    random_k: float
-    best_single: float
-    majority_vote: float
+    accuracy: dict[str, float]
 
 
 class ExpertProfile(BaseModel):
-    """One expert: its training mix, validation accuracy per skill, and how often instance routing chose it."""
+    """One expert: its training mix, validation accuracy per skill, how often Skill-MoE chose it."""
 
     expert: str
     training_mix: str
@@ -62,11 +73,17 @@ class ExpertProfile(BaseModel):
 
 
 class Result(MethodResult):
-    accuracy: Accuracy
-    loads: Loads
-    wall_time_s: WallTime
+    strategies: list[str]
+    baselines: list[str]
+    accuracy: dict[str, float] = Field(description="strategy -> test accuracy, mean over seeds")
+    per_seed: list[SeedRow]
+    cost: list[CostRow]
+    naive: CostRow
     answers_identical: bool
-    profiling_loads: int
+    curve: list[CurvePoint]
+    break_even_accuracy: float | None = Field(
+        description="lowest tagger accuracy of the sweep down to which Skill-MoE still beats the best baseline "
+                    "(None: not even with exact skills)")
     skills: list[str]
     per_skill: list[GroupRow]
     per_task: list[GroupRow]
@@ -79,68 +96,38 @@ class Result(MethodResult):
     queries: int
     k: int
     seed: int
+    seeds_run: list[int]
     device: str
 
-    @property
-    def gap(self) -> float:
-        return self.accuracy.instance_routing - self.accuracy.task_top_k
-
     def metrics(self) -> dict[str, float | int | str]:
-        a = self.accuracy
-        return {
-            "Accuracy, instance routing (Skill-MoE) (%)": round(100 * a.instance_routing, 1),
-            f"Accuracy, task-level top-{self.k} (%)": round(100 * a.task_top_k, 1),
-            f"Accuracy, random {self.k} (%)": round(100 * a.random_k, 1),
-            "Accuracy, best single expert (%)": round(100 * a.best_single, 1),
-            "Accuracy, majority vote of all 16 (%)": round(100 * a.majority_vote, 1),
-            "Instance minus task-level (points)": round(100 * self.gap, 1),
-            "Loads, batched (experts read from disk)": self.loads.batched,
-            "Loads, naive per-query loop": self.loads.naive,
-            "Distinct experts used": self.loads.distinct_experts,
-            "Wall time, batched (s)": round(self.wall_time_s.batched, 3),
-            "Wall time, naive (s)": round(self.wall_time_s.naive, 3),
-            f"Skill inference accuracy, {self.skill_inference} (%)": round(100 * self.skill_inference_accuracy, 1),
-            "Device": self.device,
-        }
-
-    def checks(self) -> dict[str, bool]:
-        return {
-            "routing": self.gap >= MIN_GAP,
-            "loads": self.loads.batched == self.loads.distinct_experts,
-            "identical": self.answers_identical,
-        }
-
-    def verdict(self) -> Verdict:
-        c = self.checks()
-        detail = (f"instance routing {100 * self.accuracy.instance_routing:.1f}% vs task-level top-{self.k} "
-                  f"{100 * self.accuracy.task_top_k:.1f}% ({100 * self.gap:+.1f} points, needs +{100 * MIN_GAP:.0f}); "
-                  f"batched loads {self.loads.batched} for {self.loads.distinct_experts} distinct experts "
-                  f"vs {self.loads.naive} naive")
-        if all(c.values()):
-            return Verdict("Instance routing wins", "success", detail)
-        failed = [name for name, ok in c.items() if not ok]
-        return Verdict("Claim not reproduced: " + ", ".join(failed), "warning", detail)
+        out: dict[str, float | int | str] = {
+            f"Accuracy, {label(s, self.k)} (%)": round(100 * self.accuracy[s], 1) for s in self.strategies}
+        out[f"Skill inference accuracy, {self.skill_inference} (%)"] = round(100 * self.skill_inference_accuracy, 1)
+        out["Lowest tagger accuracy with a lead (%)"] = ("no lead" if self.break_even_accuracy is None
+                                                         else round(100 * self.break_even_accuracy))
+        out["Loads, Skill-MoE batched"] = next(c.loads for c in self.cost if c.strategy == "instance_routing")
+        out["Loads, Skill-MoE naive per-query loop"] = self.naive.loads
+        out["Device"] = self.device
+        return out
 
     def artifacts(self) -> dict[str, Artifact]:
         return {
-            "per_skill.csv": Artifact.csv(_rows_csv(self.per_skill)),
-            "per_task.csv": Artifact.csv(_rows_csv(self.per_task)),
-            "expert_profiles.csv": Artifact.csv(self._profiles_csv()),
+            "per_seed.csv": Artifact.csv(self._csv(["seed", "skill_accuracy", *self.strategies],
+                                                   [[r.seed, f"{r.skill_accuracy:.4f}",
+                                                     *(f"{r.accuracy[s]:.4f}" for s in self.strategies)]
+                                                    for r in self.per_seed])),
+            "tagger_curve.csv": Artifact.csv(self._csv(list(CurvePoint.model_fields),
+                                                       [[f"{v:.4f}" for v in p.model_dump().values()]
+                                                        for p in self.curve])),
+            "expert_profiles.csv": Artifact.csv(self._csv(["expert", "training_mix", *self.skills, "chosen"],
+                                                          [[p.expert, p.training_mix, *(f"{a:.4f}" for a in p.accuracy),
+                                                            p.chosen] for p in self.experts])),
         }
 
-    def _profiles_csv(self) -> str:
+    @staticmethod
+    def _csv(header: list[str], rows: list[list[object]]) -> str:
         out = io.StringIO()
         writer = csv.writer(out)
-        writer.writerow(["expert", "training_mix", *self.skills, "chosen"])
-        for p in self.experts:
-            writer.writerow([p.expert, p.training_mix, *(f"{a:.4f}" for a in p.accuracy), p.chosen])
+        writer.writerow(header)
+        writer.writerows(rows)
         return out.getvalue()
-
-
-def _rows_csv(rows: list[GroupRow]) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(["group", "queries", *STRATEGIES])
-    for r in rows:
-        writer.writerow([r.group, r.queries, *(f"{getattr(r, s):.4f}" for s in STRATEGIES)])
-    return out.getvalue()

@@ -14,7 +14,7 @@ import numpy as np
 
 from .suite import SKILLS, TASKS
 
-__all__ = ["best_single", "instance_top_k", "random_k", "task_top_k", "weighted_vote"]
+__all__ = ["TrainedRouter", "best_single", "instance_top_k", "random_k", "task_top_k", "weighted_vote"]
 
 CLASSES = 10
 
@@ -58,3 +58,39 @@ def weighted_vote(answers: np.ndarray, weights: np.ndarray) -> np.ndarray:
     rows = np.repeat(np.arange(answers.shape[0]), answers.shape[1])
     np.add.at(totals, (rows, answers.ravel()), weights.ravel())
     return np.argmax(totals, axis=1)
+
+
+class TrainedRouter:
+    """A router learnt from data, as RouteLLM does (Ong et al. 2024): a logistic model per expert predicts
+    from the query's characters (one-hot at each position) whether that expert answers it correctly; it
+    is trained on the validation answers that also give the skill profiles, and needs no skill labels.
+    Each query goes to the k experts with the highest predicted probability; votes are weighted by it.
+
+    Fitted by full-batch gradient descent on the mean cross-entropy plus an L2 penalty (numpy; seeded
+    small initial weights)."""
+
+    def __init__(self, features: np.ndarray, correct: np.ndarray, seed: int, steps: int = 300,
+                 learning_rate: float = 2.0, l2: float = 1e-4) -> None:
+        """features: (queries, d); correct: (experts, queries) booleans."""
+        rng = np.random.default_rng([seed, 11])
+        x, y = features.astype(np.float64), correct.T.astype(np.float64)
+        self.weights = 0.01 * rng.standard_normal((x.shape[1], y.shape[1]))
+        self.bias = np.zeros(y.shape[1])
+        for _ in range(steps):
+            error = _sigmoid(x @ self.weights + self.bias) - y
+            self.weights -= learning_rate * (x.T @ error / len(x) + l2 * self.weights)
+            self.bias -= learning_rate * error.mean(axis=0)
+
+    def probabilities(self, features: np.ndarray) -> np.ndarray:
+        """(queries, experts): the predicted probability that each expert is right."""
+        return _sigmoid(features @ self.weights + self.bias)
+
+    def route(self, features: np.ndarray, k: int) -> tuple[list[list[int]], np.ndarray]:
+        """The k experts of each query and the (queries, k) vote weights."""
+        p = self.probabilities(features)
+        chosen = [_top(row, k) for row in p]
+        return chosen, np.array([[row[e] for e in experts] for row, experts in zip(p, chosen, strict=True)])
+
+
+def _sigmoid(z: np.ndarray) -> np.ndarray:
+    return 1.0 / (1.0 + np.exp(-np.clip(z, -30, 30)))

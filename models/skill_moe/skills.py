@@ -7,9 +7,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .suite import SKILLS
+from .suite import SKILLS, TASKS, Query
 
-__all__ = ["RULES", "embedding_skills", "symbolic_skill", "symbolic_skills"]
+__all__ = ["RULES", "embedding_skills", "symbolic_skill", "symbolic_skills", "tagger_draws", "tagger_skills"]
 
 # Ordered rules: the first that matches names the skill (prefix tags before operator symbols).
 RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -51,3 +51,21 @@ def embedding_skills(texts: Sequence[str], labelled: Sequence[tuple[str, str]], 
     centroids /= np.linalg.norm(centroids, axis=1, keepdims=True)
     queries = np.asarray(model.encode(list(texts), normalize_embeddings=True))
     return [SKILLS[int(i)] for i in np.argmax(queries @ centroids.T, axis=1)]
+
+
+def tagger_draws(queries: Sequence[Query], rng: np.random.Generator) -> tuple[np.ndarray, list[str]]:
+    """One uniform number per query and the skill an imperfect tagger names when it errs on that query:
+    another skill of the query's own task (the skills a tagger confuses, as an LLM confuses algebra with
+    arithmetic). Drawn once, so the tagger at accuracy 0.7 errs on every query it errs on at 0.8."""
+    u = rng.random(len(queries))
+    wrong = []
+    for q in queries:
+        others = [s for s in TASKS[q.task] if s != q.skill]
+        wrong.append(others[int(rng.integers(len(others)))])
+    return u, wrong
+
+
+def tagger_skills(queries: Sequence[Query], draws: tuple[np.ndarray, list[str]], accuracy: float) -> list[str]:
+    """The imperfect tagger at `accuracy`: the true skill where the query's number is below it, else the error."""
+    u, wrong = draws
+    return [q.skill if u[i] < accuracy else wrong[i] for i, q in enumerate(queries)]

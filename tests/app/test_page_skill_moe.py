@@ -17,22 +17,27 @@ def _page() -> AppTest:
     return at
 
 
-def test_a_short_run_shows_strategies_checks_and_figures(live_backend: str) -> None:
+def test_a_short_run_shows_claims_strategies_costs_and_figures(live_backend: str) -> None:
     at = _page()
     at.number_input(key=f"{NAME}.queries").set_value(60)
+    at.slider(key=f"{NAME}.seeds").set_value(1)
     at = click_run(at)
     assert not at.exception
-    strategies = next(df.value for df in at.dataframe if "accuracy (%)" in df.value.columns)
-    assert len(strategies) == 5
-    checks = next(df.value for df in at.dataframe if "check" in df.value.columns)
-    assert len(checks) == 3
+    strategies = next(df.value for df in at.dataframe if "expert loads" in df.value.columns)
+    assert len(strategies) == 8  # 7 strategies and the naive loop
+    assert "task-level top-3" in set(strategies["strategy"]) and not any("tas3" in s for s in strategies["strategy"])
+    claims = next(df.value for df in at.dataframe if "Claim" in df.value.columns)
+    assert len(claims) == 3
     assert len(at.get("plotly_chart")) == 4
-    assert "Skill inference (symbolic)" in page_text(at)
+    text = page_text(at)
+    assert "Skill inference (symbolic)" in text
+    assert "None" not in text and "nan" not in text
 
 
 def test_example_fills_the_controls(live_backend: str) -> None:
     at = _page()
-    label = next(o for o in at.selectbox(key=f"{NAME}._example").options if o.startswith("k = 5"))
+    label = next(o for o in at.selectbox(key=f"{NAME}._example").options if o.startswith("Imperfect tagger"))
     at.selectbox(key=f"{NAME}._example").set_value(label)
     at.run()
-    assert at.slider(key=f"{NAME}.k").value == 5
+    assert at.selectbox(key=f"{NAME}.skill_inference").value == "tagger"
+    assert at.slider(key=f"{NAME}.tagger_accuracy").value == 0.8

@@ -54,3 +54,29 @@ def test_random_k_is_distinct_and_seeded() -> None:
     a = routing.random_k(16, 50, 4, np.random.default_rng(9))
     assert all(len(set(row)) == 4 for row in a)
     assert a == routing.random_k(16, 50, 4, np.random.default_rng(9))
+
+
+def test_trained_router_learns_who_is_right_from_the_features() -> None:
+    rng = np.random.default_rng(4)
+    features = np.eye(4)[rng.integers(0, 4, 400)]  # four kinds of query, one-hot
+    kind = features.argmax(axis=1)
+    correct = np.stack([kind == e % 4 for e in range(8)])  # expert e is right exactly on kind e % 4
+    router = routing.TrainedRouter(features, correct, seed=0)
+    chosen, weights = router.route(features, 2)
+    assert all(set(c) == {int(q), int(q) + 4} for c, q in zip(chosen, kind, strict=True))
+    assert weights.shape == (400, 2) and (weights > 0.5).all()
+
+
+def test_tagger_errors_stay_in_the_task_and_are_nested() -> None:
+    from models.skill_moe.skills import tagger_draws, tagger_skills
+    from models.skill_moe.suite import make_queries
+
+    queries = make_queries(2000, np.random.default_rng(5))
+    draws = tagger_draws(queries, np.random.default_rng(6))
+    assert tagger_skills(queries, draws, 1.0) == [q.skill for q in queries]
+    high, low = tagger_skills(queries, draws, 0.8), tagger_skills(queries, draws, 0.6)
+    assert abs(np.mean([s == q.skill for s, q in zip(high, queries, strict=True)]) - 0.8) < 0.03
+    assert all(s in TASKS[q.task] for s, q in zip(low, queries, strict=True))
+    wrong_high = {i for i, (s, q) in enumerate(zip(high, queries, strict=True)) if s != q.skill}
+    wrong_low = {i for i, (s, q) in enumerate(zip(low, queries, strict=True)) if s != q.skill}
+    assert wrong_high <= wrong_low
