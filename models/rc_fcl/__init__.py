@@ -16,44 +16,53 @@ __all__ = ["SPEC", "examples"]
 def examples() -> dict[str, dict[str, Any]]:
     """Named inputs; times are on one core of the shared machine."""
     return {
-        "Default: 10 clients, 20 rounds, strong drift (~15 s)": {},
-        "Another seed (~15 s)": {"seed": 1},
-        "Mild drift, magnitude 0.3 (~15 s)": {"drift_magnitude": 0.3},
-        "No drift: every method is FedAvg-like (~15 s)": {"drift_magnitude": 0.0},
-        "Stragglers: 60% participation (~12 s)": {"participation": 0.6},
-        "Longer: 20 clients, 40 rounds (~60 s)": {"clients": 20, "rounds": 40},
+        "Default: 10 clients, 30 rounds, 1 seed (~20 s)": {},
+        "Reproduce the paper (3 seeds, ~60 s)": {"seeds": 3, "seed": 0},
+        "Partial drifts, magnitude 0.6 (~20 s)": {"drift_magnitude": 0.6},
+        "No drift: only fresh batches and prior shifts (~20 s)": {"drift_magnitude": 0.0},
+        "Stragglers: 60% participation (~15 s)": {"participation": 0.6},
+        "Stronger server penalty, beta = 10 (~20 s)": {"drift_penalty": 10.0},
     }
 
 
 ABOUT = r"""
-**Federated continual learning** with **asynchronous concept drift**: each client's data change at a time
-and by an amount of their own, so in any round some updates come from a new concept and conflict with the
-rest. RC-FCL detects drift locally against a generated picture of what the client learned before, and
-uses the detection twice: to weight the client's samples and to weight the client at the server.
+**Federated continual learning** with **asynchronous concept drift**: the clients' data streams move
+through a sequence of concepts, each client at its own time and by its own amount, so in any round some
+updates come from a newer concept and conflict with the rest. RC-FCL detects drift locally against a
+generated picture of what the client learned before, and calibrates over the rounds that follow.
 
-1. **Federation**: the digits' training images are split over the clients by a Dirichlet(α) draw per class
-   (non-IID); a global MLP (64 → 64 → 10); each round every participating client runs a few local SGD
-   epochs and sends its weights. Each client has its **own clock** (rounds it took part in).
-2. **Drift**: client k drifts once, at a local round of its own, with magnitude $m_k = $ drift magnitude
-   × U(0.5, 1): either a **label permutation** cycling a share $m_k$ of the classes it holds, or a
-   **feature rotation** of its images by $180° \cdot m_k$.
-3. **Reference generator**: per client and class, a Gaussian $N(\mu_y, \mathrm{diag}\,\sigma_y^2)$ of the
-   concept it learned last (the paper uses a conditional generative model).
-4. **Discriminator**: per class, a linear rule between reference samples and the new data, fitted on half
-   and scored on the other half; drift score $= 2\,\text{acc} - 1$; drift is flagged above a threshold (0.2).
-   Without drift a linear rule cannot tell data from a Gaussian with the same means.
-5. **Local calibration**: on a flagged round the client weights its samples by $P(\text{new}\mid x, y)$ from
-   the discriminator (mean 1, clipped to [0.2, 5]) and refits its reference on the new concept.
-6. **Aggregation**: the server weights client k by $n_k \exp(-\beta\,\text{score}_k)$ ($\beta$ = 5).
-   Baselines: **FedAvg** ($n_k$ weights) and **FedProx** (+ $\frac{\mu}{2}\|w - w_{global}\|^2$ locally).
-7. **Metrics**: detection TPR and FPR over scored client-rounds (true drift: the client's data differ from
-   its reference's concept); final accuracy = mean over clients of the global model's accuracy on the test
-   set under the client's current concept; accuracy on the original and on the new concepts per round.
+1. **Stream**: the digits' training images are split over the clients by a Dirichlet(α) draw per class
+   (non-IID). All clients go through the same concepts, **clean → rotated 90° → inverted**, client k at two
+   local rounds of its own (its own clock: rounds it took part in) and with magnitude
+   $m_k$ = drift magnitude × U(0.5, 1): after a drift a share $m_k$ of its samples is from the new concept.
+   Every round a client draws a **fresh batch** (sampling noise), and once its **class prior shifts**
+   without any concept change: the data a detector must not call drift.
+2. **Reference generator**: per client and class, a Gaussian $N(\mu_y, \mathrm{diag}\,\sigma_y^2)$ of its
+   last three batches (the paper uses a conditional generative model).
+3. **Discriminator**: per class, a linear rule between reference samples and the fresh batch, fitted on
+   half and scored on the other half; drift score $= 2\,\text{acc} - 1$, flagged above a threshold (0.5).
+4. **Retrospective calibration over a window** (3 rounds): after a flag the client keeps the old concept's
+   reference; in each round of the window it weights its samples by $P(\text{new}\mid x, y)$ against the
+   old reference (mean 1, clipped to [0.2, 5]), and the server weights it by
+   $n_k \exp(-\beta \cdot \text{score} \cdot \text{remaining}/\text{window})$; then the reference moves on.
+5. **Baselines** on the same batches: **FedAvg** ($n_k$ weights), **FedProx** (+ $\frac{\mu}{2}\|w -
+   w_{global}\|^2$), and a **drift-aware FedAvg** that flags drift from a jump in the global model's loss on
+   the fresh batch (mean + 3 sd of its recent losses) and then applies the same server down-weighting.
+6. **Metrics** (Avalanche's definitions): experience j ends when half of the clients reached concept j + 1;
+   R[j, i] = accuracy on concept i then; average accuracy = mean over concepts after the last round;
+   forgetting = mean of R[j, j] − R[T, j]. Detection: a drift event is found if flagged within 2 local
+   rounds; every other scored client-round is a negative; rates with 95% Wilson intervals.
 
-**The paper's setting**: image benchmarks split over clients with asynchronous drift and deep models.
-**Here**: scikit-learn's 8 × 8 digits, a small MLP, Gaussian reference generators and linear discriminators,
-20 rounds. The check: drift detection TPR ≥ 0.8 at FPR ≤ 0.1, and final accuracy ≥ 3 points above FedAvg.
-The verdict reports both as measured.
+**What we found** (seeds 0 to 2, defaults): the class-conditional detector finds 18, 17 and 19 of 20 drift
+events (TPR 0.85 to 0.95) with one false alarm in about 210 client-rounds of fresh batches and prior
+shifts; the loss-triggered detector finds only 11 or 12 of 20. But the calibration does not turn detection
+into accuracy: RC-FCL's average accuracy is 0.1, 3.1 and 1.0 points below the best baseline and its
+forgetting is not consistently lower than FedAvg's (−0.3, +3.8, −1.4 points). Down-weighting the drifted
+clients only delays learning the newer concepts, which the final average also scores, and nothing in the
+mechanism replays the old ones; the abstract's "competitive" gain does not appear at this scale.
+
+**The paper's setting**: image benchmarks split over clients with asynchronous drift, deep models and a
+conditional generator. **Here**: 8 × 8 digits, a small MLP, Gaussian references and linear discriminators.
 
 *Citation*: RC-FCL: federated continual learning under asynchronous concept drift. ICML 2026.
 """
@@ -67,9 +76,10 @@ SPEC = MethodSpec(
                       "Retrospective Calibration",
                 authors="Authors as listed at the link", url="https://icml.cc/virtual/2026/poster/64573"),
     summary=(
-        "Ten clients drift at their own rounds and by their own amounts. Each compares its data with a "
-        "generated reference of what it learned before; the discriminator's score flags drift, weights the "
-        "client's samples and lowers its weight at the server. Compare with FedAvg and FedProx."
+        "Ten clients move through a shared concept stream at their own rounds and by their own amounts. Each "
+        "compares its fresh batches with a generated reference of what it learned before; a flag starts a "
+        "calibration window that weights its samples and lowers its weight at the server. Compare with "
+        "FedAvg, FedProx and a loss-triggered drift-aware FedAvg, over seeds."
     ),
     params_model=Params,
     result_model=Result,
@@ -80,5 +90,7 @@ SPEC = MethodSpec(
     examples=examples,
     order=2,
     tags=("continual learning", "federated learning", "concept drift"),
-    input_summary=lambda p: f"{p.clients} clients, {p.rounds} rounds, drift {p.drift_magnitude}, seed {p.seed}",
+    input_summary=lambda p: (f"{p.clients} clients, {p.rounds} rounds, drift {p.drift_magnitude:g}, "
+                             f"seeds {p.seed}..{p.seed + p.seeds - 1}"),
+    smoke_params={"seeds": 1, "clients": 3, "rounds": 10, "batch": 16, "local_epochs": 1},
 )

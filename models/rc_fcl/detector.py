@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["DriftScore", "GaussianReference", "score_drift"]
+__all__ = ["DriftScore", "GaussianReference", "score_drift", "wilson_interval"]
 
 MIN_PER_SIDE = 4
 VARIANCE_FLOOR = 1e-2
@@ -77,3 +77,13 @@ def score_drift(reference: GaussianReference, x: np.ndarray, y: np.ndarray, rng:
         probability[rows] = 1.0 / (1.0 + np.exp(-np.clip(new @ w + b, -30, 30)))
     accuracy = correct / total if total else 0.5
     return DriftScore(max(0.0, 2.0 * accuracy - 1.0), probability)
+
+
+def wilson_interval(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a binomial rate (95% at z = 1.96); (0, 1) without trials."""
+    if trials <= 0:
+        return 0.0, 1.0
+    p = successes / trials
+    centre = (p + z * z / (2 * trials)) / (1 + z * z / trials)
+    half = z * np.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / (1 + z * z / trials)
+    return max(0.0, float(centre - half)), min(1.0, float(centre + half))

@@ -1,13 +1,18 @@
-"""The federated loop for FedAvg, FedProx and RC-FCL on the same clients, drift schedule and participation.
+"""The federated loop for FedAvg, FedProx, a loss-triggered drift-aware FedAvg and RC-FCL on the same clients,
+drift schedule, participation and fresh batches.
 
-Per server round each participating client advances its own clock, sees its data under its current
-concept (original before its drift round, the new concept from then on), trains the global model
-locally with SGD and sends the weights back; the server aggregates:
-* FedAvg: weights n_k (Flower's `aggregate`);
-* FedProx: the same, with (mu / 2) ||w - w_global||^2 in every local loss;
-* RC-FCL: before training, the client scores drift against its reference generator; when the score
-  passes the threshold it weights its samples by P(new | x, y) (normalised to mean 1, clipped to
-  [0.2, 5]) and refits the reference on the new concept; the server weights it n_k exp(-beta score).
+Per server round each participating client advances its own clock, draws a fresh batch of its current
+concept mixture, trains the global model locally with SGD and sends the weights back; the server
+aggregates (`weighted_aggregate`):
+* FedAvg: weights n_k (Flower's `aggregate`); FedProx: the same with (mu / 2) ||w - w_global||^2 locally;
+* drift-aware (loss-triggered): a client flags drift when the global model's loss on its fresh batch
+  exceeds the mean of its recent losses by 3 standard deviations (+0.05); for the next `window` rounds
+  its server weight is n_k exp(-beta x magnitude x remaining / window), magnitude the relative loss jump;
+* RC-FCL: the client scores its batch against its class-conditional reference generator (`detector.py`);
+  on a flag it keeps the old reference for `window` rounds (retrospective calibration): every batch of
+  the window is weighted by the discriminator's P(new | x, y) against the old concept (normalised to
+  mean 1, clipped to [0.2, 5]) and the client's server weight is n_k exp(-beta x score x remaining /
+  window); the reference is then refitted on the new concept.
 """
 
 from __future__ import annotations
@@ -22,7 +27,6 @@ import torch.nn.functional as F
 from torch import nn
 
 from models.common.continual import (
-    FederatedClient,
     accuracy,
     fedprox_penalty,
     init_linear_,
@@ -30,154 +34,188 @@ from models.common.continual import (
     to_tensors,
     weighted_aggregate,
 )
-from models.rc_fcl.concepts import DriftPlan
+from models.rc_fcl.concepts import ClientPlan
 from models.rc_fcl.detector import GaussianReference, score_drift
 from models.rc_fcl.params import Params
 
-__all__ = ["METHODS", "Federation", "MethodName", "MethodTrace", "run_method"]
+__all__ = ["METHODS", "Federation", "MethodName", "MethodTrace", "draw_batch", "make_model", "run_method"]
 
-MethodName = Literal["rc_fcl", "fedavg", "fedprox"]
-METHODS: tuple[MethodName, ...] = ("rc_fcl", "fedavg", "fedprox")
-BATCH = 32
+MethodName = Literal["rc_fcl", "fedavg", "fedprox", "drift_aware"]
+METHODS: tuple[MethodName, ...] = ("rc_fcl", "fedavg", "fedprox", "drift_aware")
+BATCH = 16
+MEMORY = 3  # batches the reference generator is fitted on
 
 
 @dataclass(frozen=True)
 class Federation:
-    """Everything the three methods share: client data, drift plans, participation, test set, initial weights."""
+    """Everything the methods share: client pools under every concept, plans, participation, tests, init."""
 
-    client_x: list[np.ndarray]
-    client_y: list[np.ndarray]
-    plans: list[DriftPlan]
+    pools: list[list[np.ndarray]]  # client -> concept -> images of its share
+    labels: list[np.ndarray]
+    plans: list[ClientPlan]
     participates: np.ndarray  # rounds x clients, bool
-    x_test: np.ndarray
-    y_test: np.ndarray
+    tests: list[tuple[np.ndarray, np.ndarray]]  # per concept
     init_state: dict[str, torch.Tensor]
-    # each client's data and the test set under its new concept, computed once (rotations are not free)
-    client_drifted: list[tuple[np.ndarray, np.ndarray]] = field(default_factory=list)
-    test_drifted: list[tuple[np.ndarray, np.ndarray]] = field(default_factory=list)
+    batch: int
+    seed: int
 
-    def client_data(self, k: int, concept_id: int) -> tuple[np.ndarray, np.ndarray]:
-        return (self.client_x[k], self.client_y[k]) if concept_id == 0 else self.client_drifted[k]
 
-    def test_data(self, k: int | None) -> tuple[np.ndarray, np.ndarray]:
-        """The test set under client k's new concept (None: the original concept)."""
-        return (self.x_test, self.y_test) if k is None else self.test_drifted[k]
+def draw_batch(fed: Federation, k: int, local_round: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Client k's fresh batch at its local round: (x, y, concept of each row); the same for every method."""
+    rng = np.random.default_rng([fed.seed, 11, k, local_round])
+    plan = fed.plans[k]
+    rows = rng.choice(fed.labels[k].size, size=fed.batch, p=plan.prior(local_round))
+    concepts = rng.choice(len(fed.pools[k]), size=fed.batch, p=plan.concept_weights(local_round))
+    x = np.stack([fed.pools[k][c][r] for c, r in zip(concepts, rows, strict=True)])
+    return x, fed.labels[k][rows], concepts
 
 
 @dataclass
 class MethodTrace:
     name: MethodName
-    old_accuracy: list[float] = field(default_factory=list)  # per round, global model on the original concept
-    new_accuracy: list[float | None] = field(default_factory=list)  # per round, mean over drifted clients
-    final_accuracy: float = 0.0
+    concept_accuracy: list[list[float]] = field(default_factory=list)  # rounds x concepts
     aggregation_share: list[list[float]] = field(default_factory=list)  # rounds x clients
-    drift_score: list[list[float | None]] = field(default_factory=list)  # rc_fcl: rounds x clients
+    drift_score: list[list[float | None]] = field(default_factory=list)  # rounds x clients (None: not scored)
     detected: list[list[bool | None]] = field(default_factory=list)
-    truth: list[list[bool | None]] = field(default_factory=list)
+    calibrating: list[list[bool]] = field(default_factory=list)
+
+
+@dataclass
+class _Client:
+    clock: int = 0
+    memory: list[tuple[np.ndarray, np.ndarray]] = field(default_factory=list)
+    old_reference: GaussianReference | None = None
+    window: int = 0
+    magnitude: float = 0.0
+    losses: list[float] = field(default_factory=list)
 
 
 def make_model(generator: torch.Generator) -> nn.Sequential:
     return nn.Sequential(init_linear_(nn.Linear(64, 64), generator), nn.ReLU(), init_linear_(nn.Linear(64, 10), generator))
 
 
-def _concept_id(client: FederatedClient) -> int:
-    """1 (the new concept) once the client's own clock reached its drift round, else 0."""
-    return int(client.drifted())
-
-
-@dataclass
-class _ClientState:
-    reference: GaussianReference | None = None
-    reference_concept: int = 0
-
-
-def _local_train(model: nn.Module, x: torch.Tensor, y: torch.Tensor, weights: torch.Tensor | None,
-                 params: Params, global_state: dict[str, torch.Tensor], prox: bool, rng: np.random.Generator) -> None:
-    opt = torch.optim.SGD(model.parameters(), lr=params.learning_rate)
+def _local_train(model: nn.Module, x: torch.Tensor, y: torch.Tensor, weights: torch.Tensor | None, params: Params,
+                 global_state: dict[str, torch.Tensor], prox: bool, rng: np.random.Generator) -> None:
+    """Plain SGD (w <- w - lr grad; torch.optim.SGD without momentum, minus its per-call overhead)."""
+    parameters = list(model.parameters())
     for _ in range(params.local_epochs):
         for idx in minibatches(len(y), BATCH, rng):
             losses = F.cross_entropy(model(x[idx]), y[idx], reduction="none")
             loss = (losses * weights[idx]).mean() if weights is not None else losses.mean()
             if prox and params.prox_mu > 0:
                 loss = loss + fedprox_penalty(model, global_state, params.prox_mu)
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
+            grads = torch.autograd.grad(loss, parameters)
+            with torch.no_grad():
+                for p, g in zip(parameters, grads, strict=True):
+                    p.sub_(params.learning_rate * g)
+
+
+def _calibration_weight(state: _Client, window: int, beta: float) -> float:
+    return float(np.exp(-beta * state.magnitude * state.window / window))
+
+
+def _rc_step(state: _Client, x: np.ndarray, y: np.ndarray, params: Params,
+             rng: np.random.Generator) -> tuple[np.ndarray | None, float, float | None, bool | None]:
+    """RC-FCL on one client-round: (sample weights, aggregation factor, drift score, flagged)."""
+    if state.window > 0 and state.old_reference is not None:  # retrospective calibration in progress
+        p = score_drift(state.old_reference, x, y, rng).sample_new_probability
+        factor = _calibration_weight(state, params.window, params.drift_penalty)
+        state.window -= 1
+        state.memory = [*state.memory, (x, y)][-MEMORY:]
+        return np.clip(p / max(p.mean(), 1e-9), 0.2, 5.0), factor, None, None
+    if not state.memory:
+        state.memory = [(x, y)]
+        return None, 1.0, None, None
+    reference = GaussianReference.fit(np.concatenate([m[0] for m in state.memory]),
+                                      np.concatenate([m[1] for m in state.memory]))
+    drift = score_drift(reference, x, y, rng)
+    flagged = drift.score > params.detection_threshold
+    if not flagged:
+        state.memory = [*state.memory, (x, y)][-MEMORY:]
+        return None, 1.0, drift.score, False
+    state.old_reference, state.magnitude, state.window = reference, drift.score, params.window
+    state.memory = [(x, y)]
+    p = drift.sample_new_probability
+    factor = float(np.exp(-params.drift_penalty * drift.score))
+    return np.clip(p / max(p.mean(), 1e-9), 0.2, 5.0), factor, drift.score, True
+
+
+def _loss_step(state: _Client, loss: float, params: Params) -> tuple[float, float | None, bool | None]:
+    """The loss-triggered baseline on one client-round: (aggregation factor, relative loss jump, flagged)."""
+    if state.window > 0:
+        factor = _calibration_weight(state, params.window, params.drift_penalty)
+        state.window -= 1
+        return factor, None, None
+    history = state.losses[-5:]
+    if len(history) < 3:
+        state.losses.append(loss)
+        return 1.0, None, None
+    mean, sd = float(np.mean(history)), float(np.std(history))
+    jump = (loss - mean) / max(mean, 0.1)
+    if loss > mean + 3 * sd + 0.05:
+        state.magnitude, state.window, state.losses = min(1.0, jump), params.window, [loss]
+        return float(np.exp(-params.drift_penalty * state.magnitude)), jump, True
+    state.losses.append(loss)
+    return 1.0, jump, False
+
+
+def _client_update(name: MethodName, state: _Client, model: nn.Module, global_state: dict[str, torch.Tensor],
+                   batch: tuple[np.ndarray, np.ndarray], params: Params, device: str, rngs: tuple[np.random.Generator, ...],
+                   ) -> tuple[dict[str, torch.Tensor], float, float | None, bool | None, bool]:
+    x_np, y_np = batch
+    xt, yt = to_tensors(x_np, y_np, device)
+    weights, factor, score, flagged = None, 1.0, None, None
+    calibrating = state.window > 0
+    if name == "rc_fcl":
+        weights, factor, score, flagged = _rc_step(state, x_np, y_np, params, rngs[1])
+    elif name == "drift_aware":
+        with torch.no_grad():
+            loss = float(F.cross_entropy(model(xt), yt))
+        factor, score, flagged = _loss_step(state, loss, params)
+    local = make_model(torch.Generator()).to(device)
+    local.load_state_dict(global_state)
+    w = None if weights is None else torch.as_tensor(weights, dtype=torch.float32, device=device)
+    _local_train(local, xt, yt, w, params, global_state, name == "fedprox", rngs[0])
+    return local.state_dict(), float(len(y_np)) * factor, score, flagged, calibrating
 
 
 @torch.no_grad()
-def _accuracy_on(model: nn.Module, data: tuple[np.ndarray, np.ndarray], device: str) -> float:
-    xt, yt = to_tensors(*data, device)
-    return accuracy(model(xt), yt)
+def _concept_accuracy(model: nn.Module, fed: Federation, device: str) -> list[float]:
+    return [accuracy(model(to_tensors(x, y, device)[0]), to_tensors(x, y, device)[1]) for x, y in fed.tests]
 
 
-def run_method(name: MethodName, fed: Federation, params: Params, device: str,
-               tick: Callable[[int], None]) -> MethodTrace:
-    """Train one method through all rounds and record its curves (and, for RC-FCL, the detector)."""
-    k_clients = len(fed.client_y)
+def run_method(name: MethodName, fed: Federation, params: Params, device: str, tick: Callable[[int], None]) -> MethodTrace:
+    """Train one method through all rounds and record its accuracy per concept and its drift flags."""
+    k_clients = len(fed.labels)
     model = make_model(torch.Generator()).to(device)
     model.load_state_dict(fed.init_state)
-    clients = [FederatedClient(k, np.arange(len(fed.client_y[k])), plan.drift_at) for k, plan in enumerate(fed.plans)]
-    states = [_ClientState() for _ in range(k_clients)]
-    rng = np.random.default_rng([params.seed, 7])
-    detector_rng = np.random.default_rng([params.seed, 8])
+    states = [_Client() for _ in range(k_clients)]
+    rngs = (np.random.default_rng([fed.seed, 7]), np.random.default_rng([fed.seed, 8]))
     trace = MethodTrace(name)
     for r in range(params.rounds):
-        global_state = {k: v.detach().clone() for k, v in model.state_dict().items()}
-        sent, weights_out = [], []
-        score_row: list[float | None] = [None] * k_clients
-        detected_row: list[bool | None] = [None] * k_clients
-        truth_row: list[bool | None] = [None] * k_clients
-        for k, client in enumerate(clients):
-            if not fed.participates[r, k]:
-                continue
-            concept_id = _concept_id(client)
-            x_np, y_np = fed.client_data(k, concept_id)
-            sample_weights = None
-            aggregation = float(len(y_np))
-            if name == "rc_fcl":
-                state = states[k]
-                if state.reference is None:
-                    state.reference, state.reference_concept = GaussianReference.fit(x_np, y_np), concept_id
-                else:
-                    drift = score_drift(state.reference, x_np, y_np, detector_rng)
-                    flagged = drift.score > params.detection_threshold
-                    score_row[k], detected_row[k] = drift.score, flagged
-                    truth_row[k] = concept_id != state.reference_concept
-                    aggregation *= float(np.exp(-params.drift_penalty * drift.score))
-                    if flagged:
-                        p = drift.sample_new_probability
-                        sample_weights = torch.as_tensor(np.clip(p / max(p.mean(), 1e-9), 0.2, 5.0),
-                                                         dtype=torch.float32, device=device)
-                        state.reference, state.reference_concept = GaussianReference.fit(x_np, y_np), concept_id
-            local = make_model(torch.Generator()).to(device)
-            local.load_state_dict(global_state)
-            xt, yt = to_tensors(x_np, y_np, device)
-            _local_train(local, xt, yt, sample_weights, params, global_state, name == "fedprox", rng)
-            sent.append(local.state_dict())
-            weights_out.append(aggregation)
-            client.tick(r)
-        share = [0.0] * k_clients
+        global_state = {key: v.detach().clone() for key, v in model.state_dict().items()}
+        sent, weights, share = [], [], [0.0] * k_clients
+        scores: list[float | None] = [None] * k_clients
+        flags: list[bool | None] = [None] * k_clients
+        calibrating = [False] * k_clients
+        active = [k for k in range(k_clients) if fed.participates[r, k]]
+        for k in active:
+            x, y, _ = draw_batch(fed, k, states[k].clock)
+            state_k, weight, scores[k], flags[k], calibrating[k] = _client_update(
+                name, states[k], model, global_state, (x, y), params, device, rngs)
+            sent.append(state_k)
+            weights.append(weight)
+            states[k].clock += 1
         if sent:
-            model.load_state_dict(weighted_aggregate(sent, weights_out))
-            total = sum(weights_out)
-            for w, k in zip(weights_out, [k for k in range(k_clients) if fed.participates[r, k]], strict=True):
-                share[k] = w / total
+            model.load_state_dict(weighted_aggregate(sent, weights))
+            for k, w in zip(active, weights, strict=True):
+                share[k] = w / sum(weights)
         trace.aggregation_share.append(share)
-        trace.drift_score.append(score_row)
-        trace.detected.append(detected_row)
-        trace.truth.append(truth_row)
+        trace.drift_score.append(scores)
+        trace.detected.append(flags)
+        trace.calibrating.append(calibrating)
         model.eval()
-        trace.old_accuracy.append(_accuracy_on(model, fed.test_data(None), device))
-        drifted = [c for c in clients if c.drifted()]
-        trace.new_accuracy.append(
-            float(np.mean([_accuracy_on(model, fed.test_data(c.client_id), device) for c in drifted]))
-            if drifted else None
-        )
+        trace.concept_accuracy.append(_concept_accuracy(model, fed, device))
         model.train()
         tick(r)
-    model.eval()
-    trace.final_accuracy = float(np.mean([
-        _accuracy_on(model, fed.test_data(c.client_id if c.drifted() else None), device) for c in clients
-    ]))
     return trace

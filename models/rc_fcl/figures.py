@@ -1,4 +1,4 @@
-"""Figures of an RC-FCL run: true and detected drift maps, accuracy per round, final accuracies."""
+"""Figures of an RC-FCL run (first seed): drift maps, accuracy per concept and round, the standing, the weights."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ from plotly.subplots import make_subplots
 from models.rc_fcl.result import METHOD_LABELS, Result
 
 __all__ = ["figures"]
+
+COLOURS = {"rc_fcl": "#d62728", "fedavg": "#1f77b4", "fedprox": "#2ca02c", "drift_aware": "#9467bd"}
 
 
 def _map(values: list[list[float | None]]) -> list[list[float | None]]:
@@ -19,58 +21,62 @@ def _drift_maps(result: Result) -> go.Figure:
     rounds = [r + 1 for r in range(len(result.truth))]
     clients = [f"client {c.client}" for c in result.clients]
     truth = [[None if t is None else float(t) for t in row] for row in result.truth]
-    detected = [[None if d is None else float(d) for d in row] for row in result.detected]
+    detected = [[1.0 if cal else (None if d is None else 2.0 * float(d)) for d, cal in zip(row, crow, strict=True)]
+                for row, crow in zip(result.detected, result.calibrating, strict=True)]
     fig = make_subplots(rows=1, cols=3, shared_yaxes=True, horizontal_spacing=0.04,
-                        subplot_titles=["true drift", "detected drift (score > threshold)", "drift score"])
+                        subplot_titles=["true drift (2 rounds after each)", "flagged (blue), calibrating (light)",
+                                        "drift score"])
     fig.add_heatmap(z=_map(truth), x=rounds, y=clients, zmin=0, zmax=1, colorscale=[[0, "#f0f0f0"], [1, "#d62728"]],
                     showscale=False, row=1, col=1)
-    fig.add_heatmap(z=_map(detected), x=rounds, y=clients, zmin=0, zmax=1, colorscale=[[0, "#f0f0f0"], [1, "#1f77b4"]],
-                    showscale=False, row=1, col=2)
+    fig.add_heatmap(z=_map(detected), x=rounds, y=clients, zmin=0, zmax=2, showscale=False, row=1, col=2,
+                    colorscale=[[0, "#f0f0f0"], [0.5, "#9ecae1"], [1, "#08519c"]])
     fig.add_heatmap(z=_map(result.drift_score), x=rounds, y=clients, zmin=0, zmax=1, colorscale="Viridis",
                     colorbar={"title": "2 acc - 1"}, row=1, col=3)
-    for col in (1, 2, 3):
-        fig.update_xaxes(title_text="server round", row=1, col=col)
-    fig.update_yaxes(autorange="reversed")
-    fig.update_layout(title="Client x round: true drift, detection and drift score (blank = not scored)")
+    fig.update_xaxes(title_text="server round")
+    fig.update_yaxes(title_text="client", autorange="reversed")
+    fig.update_layout(title="RC-FCL, first seed, client x round: true drift, detection and drift score (blank = not scored)")
     return fig
 
 
 def _curves(result: Result) -> go.Figure:
-    fig = make_subplots(rows=1, cols=2, subplot_titles=["original concept", "new concepts (drifted clients)"])
-    colours = {"rc_fcl": "#d62728", "fedavg": "#1f77b4", "fedprox": "#2ca02c"}
-    for name, c in result.curves.items():
-        rounds = list(range(1, len(c.old_accuracy) + 1))
-        fig.add_scatter(x=rounds, y=[100 * v for v in c.old_accuracy], mode="lines+markers", name=METHOD_LABELS[name],
-                        line={"color": colours[name]}, legendgroup=name, row=1, col=1)
-        fig.add_scatter(x=rounds, y=[None if v is None else 100 * v for v in c.new_accuracy], mode="lines+markers",
-                        name=METHOD_LABELS[name], line={"color": colours[name]}, legendgroup=name, showlegend=False,
-                        row=1, col=2)
-    for col in (1, 2):
-        fig.update_xaxes(title_text="server round", row=1, col=col)
-        fig.update_yaxes(title_text="global model accuracy (%)", range=[0, 100], row=1, col=col)
-    fig.update_layout(title="Accuracy on old and new concepts per round")
+    fig = make_subplots(rows=1, cols=len(result.concepts), subplot_titles=[f"concept '{c}'" for c in result.concepts])
+    ends = result.per_seed[0].experience_ends
+    for name, rows in result.concept_accuracy.items():
+        rounds = list(range(1, len(rows) + 1))
+        for j in range(len(result.concepts)):
+            fig.add_scatter(x=rounds, y=[100 * row[j] for row in rows], mode="lines", name=METHOD_LABELS[name],
+                            line={"color": COLOURS[name]}, legendgroup=name, showlegend=j == 0, row=1, col=j + 1)
+    for end in ends[:-1]:
+        fig.add_vline(x=end, line_dash="dot", line_color="#7f7f7f")
+    fig.update_xaxes(title_text="server round")
+    fig.update_yaxes(title_text="global model accuracy (%)", range=[0, 100])
+    fig.update_layout(title="Accuracy on each concept per round, first seed (dotted: ends of experiences)",
+                      legend={"orientation": "h", "y": -0.25})
     return fig
 
 
 def _final(result: Result) -> go.Figure:
-    fig = go.Figure()
-    names = list(result.methods)
-    for key, label in (("final_accuracy", "each client's current concept (final accuracy)"),
-                       ("old_concept_accuracy", "original concept"), ("new_concept_accuracy", "new concepts")):
-        values = [getattr(result.methods[n], key) for n in names]
-        fig.add_bar(x=[METHOD_LABELS[n] for n in names], y=[None if v is None else 100 * v for v in values],
-                    name=label, texttemplate="%{y:.1f}", textposition="outside")
-    fig.update_layout(title="After the last round", xaxis_title="method", yaxis_title="accuracy (%)",
-                      yaxis_range=[0, 105], barmode="group")
+    fig = make_subplots(rows=1, cols=2, subplot_titles=["average accuracy (%)", "forgetting (points)"])
+    names = list(METHOD_LABELS)
+    for s in result.per_seed:
+        for col, metric in ((1, "average_accuracy"), (2, "forgetting")):
+            values = [getattr(s.methods[n], metric) for n in names]
+            fig.add_scatter(x=[METHOD_LABELS[n] for n in names], y=[None if v is None else 100 * v for v in values],
+                            mode="markers", marker={"size": 11}, name=f"seed {s.seed}", legendgroup=str(s.seed),
+                            showlegend=col == 1, row=1, col=col)
+    fig.update_xaxes(title_text="method")
+    fig.update_yaxes(title_text="accuracy (%)", row=1, col=1)
+    fig.update_yaxes(title_text="R[j, j] - R[T, j] (points)", row=1, col=2)
+    fig.update_layout(title="After the last round, every seed (Avalanche's average accuracy and forgetting)")
     return fig
 
 
 def _weights(result: Result) -> go.Figure:
-    share = result.curves["rc_fcl"].aggregation_share
+    share = result.aggregation_share["rc_fcl"]
     fig = go.Figure(go.Heatmap(z=_map([[100 * v for v in row] for row in share]),
                                x=list(range(1, len(share) + 1)), y=[f"client {c.client}" for c in result.clients],
                                colorscale="Blues", colorbar={"title": "share (%)"}))
-    fig.update_layout(title="RC-FCL aggregation share of each client per round (falls with the drift score)",
+    fig.update_layout(title="RC-FCL aggregation share of each client per round, first seed (lowered while calibrating)",
                       xaxis_title="server round", yaxis_title="client", yaxis_autorange="reversed")
     return fig
 

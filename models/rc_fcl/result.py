@@ -1,132 +1,115 @@
-"""Result of an RC-FCL run: drift detection rates, per-method accuracies, curves and the drift maps."""
+"""Result of an RC-FCL run: per seed, stream metrics of every method and detection rates; the first seed's maps."""
 
 from __future__ import annotations
 
 import io
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
-from models.common.contract import Artifact, MethodResult, Verdict
+from models.common.contract import Artifact, MethodResult
 
-__all__ = ["ClientDrift", "Detection", "MethodCurves", "MethodSummary", "Result", "METHOD_LABELS"]
+__all__ = ["METHOD_LABELS", "ClientDrift", "Detection", "MethodSummary", "Result", "SeedSummary"]
 
-METHOD_LABELS = {"rc_fcl": "RC-FCL", "fedavg": "FedAvg", "fedprox": "FedProx"}
+METHOD_LABELS = {"rc_fcl": "RC-FCL", "fedavg": "FedAvg", "fedprox": "FedProx",
+                 "drift_aware": "Drift-aware FedAvg (loss-triggered)"}
 
 
 class Detection(BaseModel):
-    """Rates over the client-rounds RC-FCL's detector scored (None when there is no positive / negative)."""
+    """Event-level true-positive rate and client-round false-positive rate, with 95% Wilson intervals."""
 
+    events: int
+    detected_events: int
     true_positive_rate: float | None
-    false_positive_rate: float | None
-    positives: int
+    tpr_interval: list[float]
     negatives: int
-    true_positives: int
     false_positives: int
+    false_positive_rate: float | None
+    fpr_interval: list[float]
 
 
 class MethodSummary(BaseModel):
-    """Fractions after the last round: mean over clients on their current concept, original concept, new concepts."""
+    """Avalanche stream metrics (fractions) and the accuracy matrix over the experiences reached."""
 
-    final_accuracy: float
-    old_concept_accuracy: float
-    new_concept_accuracy: float | None
+    average_accuracy: float
+    forgetting: float | None
+    final_concept_accuracy: list[float]
+    matrix: list[list[float]]
 
 
-class MethodCurves(BaseModel):
-    old_accuracy: list[float]
-    new_accuracy: list[float | None]
-    aggregation_share: list[list[float]]
+class SeedSummary(BaseModel):
+    seed: int
+    methods: dict[str, MethodSummary]
+    detection: dict[str, Detection] = Field(description="rc_fcl and drift_aware")
+    experience_ends: list[int] = Field(description="server rounds (1-based) ending each experience")
 
 
 class ClientDrift(BaseModel):
     client: int
     examples: int
     classes: int
-    drift: str
-    kind: str
+    drift_rounds: list[int] = Field(description="local rounds (1-based, own clock) of C0 -> C1 and C1 -> C2")
     magnitude: float
-    drift_round: int | None  # local round (1-based) on the client's own clock
+    prior_shift_round: int
 
 
 class Result(MethodResult):
-    detection: Detection
-    methods: dict[str, MethodSummary]
-    curves: dict[str, MethodCurves]
-    drift_score: list[list[float | None]]  # rounds x clients
+    concepts: list[str]
+    per_seed: list[SeedSummary]
+    concept_accuracy: dict[str, list[list[float]]] = Field(description="first seed: method -> rounds x concepts")
+    aggregation_share: dict[str, list[list[float]]] = Field(description="first seed: method -> rounds x clients")
+    drift_score: list[list[float | None]] = Field(description="first seed, RC-FCL: rounds x clients")
     detected: list[list[bool | None]]
+    calibrating: list[list[bool]]
     truth: list[list[bool | None]]
-    participates: list[list[bool]]
     clients: list[ClientDrift]
     seconds: float
 
-    def gain_over_fedavg(self) -> float:
-        return self.methods["rc_fcl"].final_accuracy - self.methods["fedavg"].final_accuracy
-
-    def verdict(self) -> Verdict:
-        d = self.detection
-        if d.true_positive_rate is None or d.false_positive_rate is None:
-            return Verdict("No drift to detect", "info", "drift magnitude 0 or no scored client-round with drift")
-        detect = d.true_positive_rate >= 0.8 and d.false_positive_rate <= 0.1
-        gain = self.gain_over_fedavg()
-        better = gain >= 0.03
-        detail = (
-            f"detection TPR {d.true_positive_rate:.2f} at FPR {d.false_positive_rate:.2f} (claim >= 0.8 at <= 0.1); "
-            f"final accuracy {100 * self.methods['rc_fcl'].final_accuracy:.1f}% vs FedAvg "
-            f"{100 * self.methods['fedavg'].final_accuracy:.1f}% ({100 * gain:+.1f} points, claim >= +3)"
-        )
-        if detect and better:
-            return Verdict("Claim holds", "success", detail)
-        return Verdict(f"Claim holds in {int(detect) + int(better)} of 2 parts", "warning", detail)
+    def mean(self, name: str, metric: str) -> float | None:
+        values = [getattr(s.methods[name], metric) for s in self.per_seed]
+        kept = [v for v in values if v is not None]
+        return sum(kept) / len(kept) if kept else None
 
     def metrics(self) -> dict[str, float | int | str]:
-        d = self.detection
-        out: dict[str, float | int | str] = {
-            "Drift detection: true-positive rate": "n/a" if d.true_positive_rate is None else round(d.true_positive_rate, 3),
-            "Drift detection: false-positive rate": "n/a" if d.false_positive_rate is None else round(d.false_positive_rate, 3),
-            "Scored client-rounds with / without drift": f"{d.positives} / {d.negatives}",
-        }
-        for name, m in self.methods.items():
-            label = METHOD_LABELS[name]
-            out[f"{label}: final accuracy (%)"] = round(100 * m.final_accuracy, 1)
-            out[f"{label}: original-concept accuracy (%)"] = round(100 * m.old_concept_accuracy, 1)
-            out[f"{label}: new-concept accuracy (%)"] = (
-                "n/a" if m.new_concept_accuracy is None else round(100 * m.new_concept_accuracy, 1)
-            )
+        out: dict[str, float | int | str] = {}
+        for name, label in METHOD_LABELS.items():
+            acc, forget = self.mean(name, "average_accuracy"), self.mean(name, "forgetting")
+            out[f"{label}: average accuracy (%)"] = "—" if acc is None else round(100 * acc, 1)
+            out[f"{label}: forgetting (points)"] = "—" if forget is None else round(100 * forget, 1)
+        for name in ("rc_fcl", "drift_aware"):
+            d = self.per_seed[0].detection[name]
+            out[f"{METHOD_LABELS[name]}: drift events found, first seed"] = f"{d.detected_events} of {d.events}"
+            out[f"{METHOD_LABELS[name]}: false alarms, first seed"] = f"{d.false_positives} of {d.negatives}"
+        out["Seeds"] = len(self.per_seed)
         out["Run time (s)"] = round(self.seconds, 1)
         return out
 
     def artifacts(self) -> dict[str, Artifact]:
-        return {
-            "accuracy_per_round.csv": Artifact.csv(self.curves_csv()),
-            "drift_map.csv": Artifact.csv(self.drift_csv()),
-            "clients.csv": Artifact.csv(self.clients_csv()),
-        }
+        return {"methods.csv": Artifact.csv(self.methods_csv()), "accuracy_per_round.csv": Artifact.csv(self.curves_csv()),
+                "drift_map.csv": Artifact.csv(self.drift_csv())}
+
+    def methods_csv(self) -> str:
+        buf = io.StringIO()
+        buf.write("seed,method,average_accuracy,forgetting\n")
+        for s in self.per_seed:
+            for name, m in s.methods.items():
+                forgetting = "" if m.forgetting is None else f"{m.forgetting:.6f}"
+                buf.write(f"{s.seed},{name},{m.average_accuracy:.6f},{forgetting}\n")
+        return buf.getvalue()
 
     def curves_csv(self) -> str:
         buf = io.StringIO()
-        buf.write("method,round,original_concept_accuracy,new_concept_accuracy\n")
-        for name, c in self.curves.items():
-            for r, (old, new) in enumerate(zip(c.old_accuracy, c.new_accuracy, strict=True)):
-                buf.write(f"{name},{r + 1},{old:.6f},{'' if new is None else f'{new:.6f}'}\n")
+        buf.write("method,round," + ",".join(self.concepts) + "\n")
+        for name, rows in self.concept_accuracy.items():
+            for r, row in enumerate(rows):
+                buf.write(f"{name},{r + 1}," + ",".join(f"{v:.6f}" for v in row) + "\n")
         return buf.getvalue()
 
     def drift_csv(self) -> str:
         buf = io.StringIO()
-        buf.write("round,client,participates,true_drift,detected,drift_score,rc_fcl_aggregation_share\n")
-        share = self.curves["rc_fcl"].aggregation_share
-        for r, row in enumerate(self.drift_score):
-            for k, score in enumerate(row):
-                truth, det = self.truth[r][k], self.detected[r][k]
-                buf.write(
-                    f"{r + 1},{k + 1},{int(self.participates[r][k])},{'' if truth is None else int(truth)},"
-                    f"{'' if det is None else int(det)},{'' if score is None else f'{score:.6f}'},{share[r][k]:.6f}\n"
-                )
-        return buf.getvalue()
-
-    def clients_csv(self) -> str:
-        buf = io.StringIO()
-        buf.write("client,examples,classes,kind,magnitude,drift_round,drift\n")
-        for c in self.clients:
-            buf.write(f"{c.client},{c.examples},{c.classes},{c.kind},{c.magnitude:.4f},"
-                      f"{'' if c.drift_round is None else c.drift_round},{c.drift}\n")
+        buf.write("round,client,participated,true_drift,score,flagged,calibrating\n")
+        for r, (scores, flags, truth, cal) in enumerate(zip(self.drift_score, self.detected, self.truth,
+                                                            self.calibrating, strict=True)):
+            for k, (s, f, t, c) in enumerate(zip(scores, flags, truth, cal, strict=True)):
+                buf.write(f"{r + 1},{k + 1},{int(t is not None)},{'' if t is None else int(t)},"
+                          f"{'' if s is None else f'{s:.4f}'},{'' if f is None else int(f)},{int(c)}\n")
         return buf.getvalue()

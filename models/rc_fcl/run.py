@@ -1,4 +1,5 @@
-"""run(params, progress): split the digits over the clients, plan the drift, then FedAvg, FedProx and RC-FCL."""
+"""run(params, progress): per seed, split the digits over the clients, plan the asynchronous concept stream,
+then FedAvg, FedProx, a loss-triggered drift-aware FedAvg and RC-FCL; the claims are judged over the seeds."""
 
 from __future__ import annotations
 
@@ -7,22 +8,26 @@ import time
 import numpy as np
 import torch
 
-from models.common.continual import digits_dataset, dirichlet_split, train_test_split_indices
+from models.common.claims import Measurement, Standing, evaluate_claims, run_seeds, seed_values
+from models.common.continual import digits_dataset, dirichlet_split, one_thread, train_test_split_indices
 from models.common.contract import MethodInputError, Progress
 from models.common.device import torch_device
 from models.common.progress import MonotoneProgress
-from models.rc_fcl.concepts import plan_drift
+from models.rc_fcl.claims import CLAIMS
+from models.rc_fcl.concepts import CONCEPTS, concept_data, plan_clients
+from models.rc_fcl.evaluation import detection_rates, experience_ends, stream_metrics, truth_map
 from models.rc_fcl.federation import METHODS, Federation, MethodTrace, make_model, run_method
 from models.rc_fcl.params import Params
-from models.rc_fcl.result import ClientDrift, Detection, MethodCurves, MethodSummary, Result
+from models.rc_fcl.result import ClientDrift, MethodSummary, Result, SeedSummary
 
-__all__ = ["MIN_EXAMPLES", "build_federation", "detection_rates", "run"]
+__all__ = ["MIN_EXAMPLES", "build_federation", "run"]
 
 MIN_EXAMPLES = 20  # per client, so that every client can fit a reference and train
+MIN_NEGATIVES = 10
 
 
-def build_federation(params: Params) -> Federation:
-    rng = np.random.default_rng(params.seed)
+def build_federation(params: Params, seed: int) -> Federation:
+    rng = np.random.default_rng(seed)
     x, y = digits_dataset()
     train_idx, test_idx = train_test_split_indices(y, 0.25, rng)
     try:
@@ -33,84 +38,84 @@ def build_federation(params: Params) -> Federation:
             f"dirichlet_alpha {params.dirichlet_alpha:g} with {params.clients} clients: no split in 200 draws gave "
             f"every client {MIN_EXAMPLES} examples; raise dirichlet_alpha or lower clients"
         ) from exc
-    client_x = [x[train_idx[p]] for p in parts]
-    client_y = [y[train_idx[p]] for p in parts]
-    plans = plan_drift(client_y, params.rounds, params.drift_magnitude, rng)
+    labels = [y[train_idx[p]] for p in parts]
+    plans = plan_clients(labels, params.rounds, params.drift_magnitude, rng)
     participates = rng.random((params.rounds, params.clients)) < params.participation
-    participates[0] = True  # every client starts with the first round (it fits its reference then)
-    init = make_model(torch.Generator().manual_seed(params.seed)).state_dict()
-    x_test, y_test = x[test_idx], y[test_idx]
-    return Federation(
-        client_x, client_y, plans, participates, x_test, y_test, init,
-        client_drifted=[p.new_concept.apply(cx, cy) for p, cx, cy in zip(plans, client_x, client_y, strict=True)],
-        test_drifted=[p.new_concept.apply(x_test, y_test) for p in plans],
-    )
+    participates[0] = True
+    tests = [(xc, y[test_idx]) for xc in concept_data(x[test_idx])]
+    return Federation(pools=[concept_data(x[train_idx[p]]) for p in parts], labels=labels, plans=plans,
+                      participates=participates, tests=tests,
+                      init_state=make_model(torch.Generator().manual_seed(seed)).state_dict(),
+                      batch=params.batch, seed=seed)
 
 
-def detection_rates(trace: MethodTrace) -> Detection:
-    """True- and false-positive rates of the drift flag over the client-rounds the detector scored."""
-    tp = fp = pos = neg = 0
-    for det_row, truth_row in zip(trace.detected, trace.truth, strict=True):
-        for det, truth in zip(det_row, truth_row, strict=True):
-            if det is None or truth is None:
-                continue
-            if truth:
-                pos += 1
-                tp += int(det)
-            else:
-                neg += 1
-                fp += int(det)
-    return Detection(
-        true_positive_rate=tp / pos if pos else None,
-        false_positive_rate=fp / neg if neg else None,
-        positives=pos,
-        negatives=neg,
-        true_positives=tp,
-        false_positives=fp,
-    )
-
-
-def _summary(trace: MethodTrace) -> MethodSummary:
-    new = [v for v in trace.new_accuracy if v is not None]
-    return MethodSummary(
-        final_accuracy=trace.final_accuracy,
-        old_concept_accuracy=trace.old_accuracy[-1],
-        new_concept_accuracy=new[-1] if new else None,
-    )
-
-
-def run(params: Params, progress: Progress) -> Result:
-    """The three methods on one federation; RC-FCL's detector is scored against the true drift."""
-    start = time.perf_counter()
+def _one_seed(params: Params, seed: int, device: str, progress: Progress) -> tuple[Federation, dict[str, MethodTrace]]:
     monotone = MonotoneProgress(progress)
-    monotone(0.0, "splitting the digits over the clients")
-    fed = build_federation(params)
-    device = torch_device()
+    fed = build_federation(params, seed)
     traces: dict[str, MethodTrace] = {}
     for m, name in enumerate(METHODS):
         stage = monotone.stage(m / len(METHODS), (m + 1) / len(METHODS))
 
         def tick(r: int, stage: Progress = stage, name: str = name) -> None:
-            stage((r + 1) / params.rounds, f"{name}: round {r + 1} of {params.rounds}")
+            stage((r + 1) / params.rounds, f"seed {seed}, {name}: round {r + 1} of {params.rounds}")
 
         traces[name] = run_method(name, fed, params, device, tick)
+    return fed, traces
+
+
+def _summarise(seed: int, fed: Federation, traces: dict[str, MethodTrace]) -> SeedSummary:
+    ends = experience_ends(fed.plans, fed.participates, len(CONCEPTS))
+    methods = {}
+    for name, trace in traces.items():
+        matrix, average, forgetting = stream_metrics(trace, ends)
+        methods[name] = MethodSummary(average_accuracy=average, forgetting=forgetting,
+                                      final_concept_accuracy=trace.concept_accuracy[-1], matrix=matrix)
+    detection = {name: detection_rates(traces[name], fed.plans, fed.participates) for name in ("rc_fcl", "drift_aware")}
+    return SeedSummary(seed=seed, methods=methods, detection=detection, experience_ends=[e + 1 for e in ends])
+
+
+def _measure(s: SeedSummary) -> dict[str, Measurement]:
+    rc, avg = s.methods["rc_fcl"], s.methods["fedavg"]
+    best = max(s.methods[n].average_accuracy for n in ("fedavg", "fedprox", "drift_aware"))
+    d = s.detection["rc_fcl"]
+    return {
+        "accuracy": Measurement(100 * (rc.average_accuracy - best)),
+        "forgetting": Measurement(None if rc.forgetting is None or avg.forgetting is None
+                                  else 100 * (rc.forgetting - avg.forgetting)),
+        "tpr": Measurement(d.true_positive_rate, floor_ok=d.events > 0,
+                           note=f"{d.detected_events} of {d.events} events"),
+        "fpr": Measurement(d.false_positive_rate, floor_ok=d.negatives >= MIN_NEGATIVES,
+                           note=f"{d.false_positives} of {d.negatives} client-rounds"),
+    }
+
+
+def _clients(fed: Federation) -> list[ClientDrift]:
+    return [ClientDrift(client=p.client + 1, examples=len(fed.labels[p.client]),
+                        classes=int((np.bincount(fed.labels[p.client], minlength=10) >= 5).sum()),
+                        drift_rounds=[d + 1 for d in p.drift_at], magnitude=p.magnitude,
+                        prior_shift_round=p.prior_shift_at + 1) for p in fed.plans]
+
+
+def run(params: Params, progress: Progress) -> Result:
+    """Every seed in turn (one torch thread: the same numbers on any host), then the claims over the seeds."""
+    start = time.perf_counter()
+    device = torch_device()
+    seeds = seed_values(params.seed, params.seeds)
+    with one_thread():
+        runs = run_seeds(seeds, lambda s, p: _one_seed(params, s, device, p), progress)
+    per_seed = [_summarise(seed, fed, traces) for seed, (fed, traces) in zip(seeds, runs, strict=True)]
+    measured = [_measure(s) for s in per_seed]
+    fed, traces = runs[0]
     rc = traces["rc_fcl"]
-    monotone(1.0, "done")
-    return Result(
-        detection=detection_rates(rc),
-        methods={name: _summary(t) for name, t in traces.items()},
-        curves={name: MethodCurves(old_accuracy=t.old_accuracy, new_accuracy=t.new_accuracy,
-                                   aggregation_share=t.aggregation_share) for name, t in traces.items()},
-        drift_score=rc.drift_score,
-        detected=rc.detected,
-        truth=rc.truth,
-        participates=fed.participates.tolist(),
-        clients=[
-            ClientDrift(client=p.client + 1, examples=len(fed.client_y[p.client]),
-                        classes=int((np.bincount(fed.client_y[p.client], minlength=10) >= 5).sum()),
-                        drift=p.describe(), kind=p.new_concept.kind, magnitude=p.magnitude,
-                        drift_round=None if p.drift_at is None else p.drift_at + 1)
-            for p in fed.plans
-        ],
-        seconds=time.perf_counter() - start,
+    result = Result(
+        concepts=[c[0] for c in CONCEPTS], per_seed=per_seed,
+        concept_accuracy={n: t.concept_accuracy for n, t in traces.items()},
+        aggregation_share={n: t.aggregation_share for n, t in traces.items()},
+        drift_score=rc.drift_score, detected=rc.detected, calibrating=rc.calibrating,
+        truth=truth_map(fed.plans, fed.participates), clients=_clients(fed), seconds=time.perf_counter() - start,
+        claims=evaluate_claims(CLAIMS, {c.id: [m[c.id] for m in measured] for c in CLAIMS}, seeds),
     )
+    scores = {n: result.mean(n, "average_accuracy") for n in METHODS}
+    result.standing = Standing(metric="average accuracy", lower_is_better=False, method="rc_fcl",
+                               scores={n: v for n, v in scores.items() if v is not None})
+    return result

@@ -1,14 +1,14 @@
-"""The drift detector: near 0 without drift, near 1 for a mean shift; detection rates; the drift plan."""
+"""The drift detector, Wilson intervals, detection rates, experiences and Avalanche metrics, the stream plan."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from models.rc_fcl.concepts import plan_drift
-from models.rc_fcl.detector import GaussianReference, score_drift
+from models.rc_fcl.concepts import ClientPlan, plan_clients
+from models.rc_fcl.detector import GaussianReference, score_drift, wilson_interval
+from models.rc_fcl.evaluation import detection_rates, experience_ends, local_clocks, stream_metrics
 from models.rc_fcl.federation import MethodTrace
-from models.rc_fcl.run import detection_rates
 
 
 def _gaussian_data(shift: float, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
@@ -43,26 +43,62 @@ def test_a_label_permutation_is_detected_class_by_class() -> None:
     assert p[swapped != 2].mean() > 0.8 > 0.6 > p[swapped == 2].mean()
 
 
-def test_detection_rates_on_a_hand_made_trace() -> None:
+def test_wilson_interval_matches_the_closed_form_and_narrows() -> None:
+    low, high = wilson_interval(8, 10)
+    assert (low, high) == pytest.approx((0.4902, 0.9433), abs=1e-4)  # textbook values for 8 / 10 at 95%
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+    assert wilson_interval(0, 50)[0] == 0.0 and wilson_interval(50, 50)[1] == 1.0
+    wide, narrow = wilson_interval(5, 20), wilson_interval(50, 200)
+    assert narrow[1] - narrow[0] < wide[1] - wide[0] and narrow[0] < 0.25 < narrow[1]
+
+
+def _plan(drift_at: tuple[int, ...], magnitude: float = 1.0) -> ClientPlan:
+    return ClientPlan(0, drift_at, magnitude, 3, np.full(4, 0.25), np.array([0.7, 0.1, 0.1, 0.1]))
+
+
+def test_detection_rates_count_events_and_false_alarms() -> None:
+    # two clients trained every round; client 0 drifts at local rounds 2 and 5, client 1 never
+    plans = [_plan((2, 5)), _plan(())]
+    participates = np.ones((7, 2), dtype=bool)
     trace = MethodTrace("rc_fcl")
-    trace.truth = [[None, None], [True, False], [True, False], [False, True]]
-    trace.detected = [[None, None], [True, True], [False, False], [False, True]]
-    rates = detection_rates(trace)
-    assert rates.true_positive_rate == pytest.approx(2 / 3)
-    assert rates.false_positive_rate == pytest.approx(1 / 3)
-    assert (rates.positives, rates.negatives) == (3, 3)
+    trace.detected = [[None, None], [False, False], [False, True], [True, False], [None, False], [False, False],
+                      [False, False]]
+    rates = detection_rates(trace, plans, participates)
+    # event at 2 found at round 3 (within 2 rounds); event at 5 missed (rounds 5 and 6 not flagged)
+    assert (rates.events, rates.detected_events) == (2, 1)
+    # negatives: client 0 rounds 1 and 4 (round 4 unscored: None), client 1 rounds 1-6: 1 + 6 = 7, one flagged
+    assert (rates.negatives, rates.false_positives) == (7, 1)
+    assert rates.true_positive_rate == pytest.approx(0.5) and rates.fpr_interval[0] < 1 / 7 < rates.fpr_interval[1]
 
 
-def test_drift_plan_moves_only_classes_the_client_holds() -> None:
-    rng = np.random.default_rng(2)
-    labels = [np.repeat([1, 4, 7], 10), np.repeat([2], 30), np.repeat(np.arange(10), 6)]
-    for _ in range(10):
-        plans = plan_drift(labels, 20, 1.0, rng)
-        for plan, held in zip(plans, labels, strict=True):
-            assert plan.drift_at is not None and 2 <= plan.drift_at <= 17
-            assert 0.5 <= plan.magnitude <= 1.0
-            if plan.new_concept.kind == "permutation":
-                moved = np.flatnonzero(plan.new_concept.permutation != np.arange(10))
-                assert set(moved) <= set(np.unique(held)) and moved.size >= 2
-        assert plans[1].new_concept.kind == "rotation"  # one class: a permutation could not change its data
-    assert all(p.drift_at is None for p in plan_drift(labels, 20, 0.0, rng))
+def test_local_clocks_and_experience_ends_follow_participation() -> None:
+    participates = np.array([[1, 1], [0, 1], [1, 1], [1, 0], [1, 1]], dtype=bool)
+    assert local_clocks(participates).tolist() == [[0, 0], [1, 1], [1, 2], [2, 3], [3, 3]]
+    plans = [_plan((2, 3)), _plan((2, 9))]
+    # half the clients (one of two) reach concept 1 at server round 2 (client 1's clock 2), concept 2 at round 4
+    assert experience_ends(plans, participates, 3) == [1, 3, 4]
+    assert experience_ends([_plan(()), _plan(())], participates, 3) == [4]
+
+
+def test_stream_metrics_are_avalanche_s() -> None:
+    trace = MethodTrace("fedavg")
+    trace.concept_accuracy = [[0.9, 0.1, 0.0], [0.8, 0.7, 0.1], [0.5, 0.6, 0.9]]
+    matrix, average, forgetting = stream_metrics(trace, [0, 1, 2])
+    assert matrix == trace.concept_accuracy
+    assert average == pytest.approx((0.5 + 0.6 + 0.9) / 3)
+    assert forgetting == pytest.approx(((0.9 - 0.5) + (0.7 - 0.6)) / 2)
+    assert stream_metrics(trace, [2])[2] is None
+
+
+def test_concept_weights_prior_and_batches() -> None:
+    plan = _plan((2, 5), magnitude=0.7)
+    assert plan.concept_weights(1).tolist() == [1.0, 0.0, 0.0]
+    assert plan.concept_weights(2) == pytest.approx([0.3, 0.7, 0.0])
+    assert plan.concept_weights(6) == pytest.approx([0.0, 0.3, 0.7])
+    assert plan.prior(2).tolist() == [0.25] * 4 and plan.prior(3)[0] == 0.7
+    rng = np.random.default_rng(0)
+    labels = [np.repeat([1, 4, 7], 10), np.arange(10).repeat(3)]
+    for p, held in zip(plan_clients(labels, 30, 1.0, rng), labels, strict=True):
+        assert 2 <= p.drift_at[0] < p.drift_at[1] < 30 and 0.5 <= p.magnitude <= 1.0
+        assert p.prior_after.sum() == pytest.approx(1.0) and p.prior_after.size == held.size
+    assert all(p.drift_at == () for p in plan_clients(labels, 30, 0.0, rng))
