@@ -96,7 +96,7 @@ def solve_regularised_erm(code: np.ndarray, sample: Sample, theta: float, alpha:
         point = point / norm
     exact = empirical_objective(point, code, sample, theta, alpha, lam)
     bound = _dual_bound(constraints, stacked, owner, sample.noise * alpha, theta, lam, m)
-    return ErmSolution(point, exact, min(bound, exact), str(problem.status))
+    return ErmSolution(point, exact, bound, str(problem.status))
 
 
 def _dual_bound(constraints: list[cp.Constraint], stacked: np.ndarray, owner: np.ndarray, linear: np.ndarray,
