@@ -63,6 +63,11 @@ def render(job: JobView) -> None:
            for s in r["per_seed"] for name, d in s["detection"].items()],
           caption="A drift event is found when flagged within 2 local rounds; negatives are all other scored "
           "client-rounds (fresh batches, one class-prior shift per client). Wilson intervals.")
+    st.subheader("Clients (first seed)")
+    table([{"client": c["client"], "examples": c["examples"], "classes (5+ examples)": c["classes"],
+            "drift rounds (own clock)": ", ".join(str(d) for d in c["drift_rounds"]) or "none",
+            "magnitude": format_number(c["magnitude"], 2), "prior shift at round": c["prior_shift_round"]}
+           for c in r["clients"]])
     show_figures(job, ["final", "accuracy_per_round", "drift_maps", "aggregation"])
 
 
