@@ -10,20 +10,22 @@ import pandas as pd
 import streamlit as st
 
 from app import client
+from app.components.status import JobStatus
 
 __all__ = ["history_panel", "picked_id", "verdict_of"]
 
 _TONE_ICON = {"success": "🟢", "error": "🔴", "warning": "🟠", "info": "🔵"}
 _ALL = "(all verdicts)"
+_STATUS_TEXT = {JobStatus.FAILED: "🔴 Failed", JobStatus.TIMED_OUT: "🔴 Timed out", JobStatus.CANCELLED: "⚪ Cancelled",
+                JobStatus.RUNNING: "⏳ Running", JobStatus.QUEUED: "🕒 Queued"}
 
 
 def verdict_of(row: dict[str, Any]) -> str:
     """What a run answered: the method's verdict when it succeeded, else its status, with a colour dot."""
     verdict = row.get("verdict")
-    if row.get("status") == "succeeded" and verdict:
+    if row.get("status") == JobStatus.SUCCEEDED and verdict:
         return f"{_TONE_ICON.get(verdict.get('tone'), '')} {verdict['label']}".strip()
-    return {"failed": "🔴 Failed", "timed_out": "🔴 Timed out", "cancelled": "⚪ Cancelled",
-            "running": "⏳ Running", "queued": "🕒 Queued"}.get(row.get("status", ""), str(row.get("status")))
+    return _STATUS_TEXT.get(str(row.get("status", "")), str(row.get("status")))
 
 
 def picked_id(drawn_ids: list[str], selected_rows: list[int]) -> str | None:

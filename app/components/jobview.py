@@ -10,16 +10,16 @@ from typing import Any
 import plotly.graph_objects as go
 import plotly.io as pio
 
-__all__ = ["TERMINAL", "JobView"]
+from app.components.status import TERMINAL, JobStatus
 
-TERMINAL = frozenset({"succeeded", "failed", "cancelled", "timed_out"})
+__all__ = ["TERMINAL", "JobView"]
 
 
 @dataclass
 class JobView:
     id: str
     method: str
-    status: str
+    status: JobStatus
     progress: float
     message: str
     params: dict[str, Any]
@@ -38,7 +38,7 @@ class JobView:
     @classmethod
     def from_api(cls, payload: dict[str, Any]) -> JobView:
         return cls(
-            id=payload["id"], method=payload["method"], status=payload["status"],
+            id=payload["id"], method=payload["method"], status=JobStatus(payload["status"]),
             progress=float(payload.get("progress") or 0.0), message=payload.get("message") or "",
             params=payload.get("params") or {}, result=payload.get("result") or {},
             metrics=payload.get("metrics") or {}, figure_json=payload.get("figures") or {},
