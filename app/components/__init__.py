@@ -4,9 +4,9 @@ from app.components.banner import backend_banner
 from app.components.history import history_panel, verdict_of
 from app.components.identity import access, ensure_token, owner_id, token_sidebar
 from app.components.jobview import JobView
-from app.components.status import TERMINAL, JobStatus
 from app.components.page import method_page, page_header, show_job
 from app.components.results import claims_table, downloads_panel, show_figures, show_metrics, verdict_banner
+from app.components.status import TERMINAL, JobStatus
 from app.components.widgets import (
     CUSTOM,
     KitInputError,

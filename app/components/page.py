@@ -16,9 +16,12 @@ from app.components.banner import backend_banner
 from app.components.history import history_panel
 from app.components.identity import access, ensure_token, owner_id
 from app.components.jobview import JobView
+from app.components.plain import plain
 from app.components.results import claims_table, downloads_panel, show_figures, show_metrics, verdict_banner
+from app.components.status import JobStatus
 from app.components.widgets import (
     apply_params,
+    clear_input_errors,
     draw_example_picker,
     keep_controls,
     method_info,
@@ -132,16 +135,22 @@ def _live_progress(job_id: str) -> None:
     if job is None or job.done:
         st.rerun(scope="app")
         return
-    label = "Queued, waiting for a worker…" if job.status == "queued" else (job.message or "Running…")
+    label = "Queued, waiting for a worker…" if job.status == JobStatus.QUEUED else (job.message or "Running…")
     st.progress(min(max(job.progress, 0.0), 1.0), text=f"Run `{job.id[:8]}`: {label} ({job.progress:.0%})")
     if st.button("Cancel", key=f"cancel-{job_id}"):
-        client.cancel(job_id)
-        st.toast("Cancellation requested")
+        try:
+            client.cancel(job_id)
+        except client.BackendUnavailable as exc:
+            backend_banner(str(exc))
+        except client.BackendError as exc:  # e.g. the run ended meanwhile (409) or is not ours (404)
+            st.toast(f"Could not cancel: {exc.detail}")
+        else:
+            st.toast("Cancellation requested")
 
 
 def _show_outcome(job: JobView, render: Callable[[JobView], None] | None) -> None:
     """The verdict first (in its colour), then a small status line, results and downloads."""
-    if job.status == "succeeded":
+    if job.status == JobStatus.SUCCEEDED:
         verdict_banner(job)
         seconds = f" in {job.seconds:.1f} s" if job.seconds is not None else ""
         st.caption(f"Finished: run `{job.id[:8]}`{seconds} · started {job.created_at[:19].replace('T', ' ')} UTC · "
@@ -154,11 +163,11 @@ def _show_outcome(job: JobView, render: Callable[[JobView], None] | None) -> Non
             show_figures(job)
         downloads_panel(job)
         _share_button(job)
-    elif job.status == "failed":
-        st.error(f"The run `{job.id[:8]}` failed: {job.error}")
-    elif job.status == "timed_out":
-        st.error(f"Run `{job.id[:8]}`: {job.error}. Try smaller settings.")
-    elif job.status == "cancelled":
+    elif job.status == JobStatus.FAILED:
+        st.error(f"The run `{job.id[:8]}` failed: {plain(job.error)}")
+    elif job.status == JobStatus.TIMED_OUT:
+        st.error(f"Run `{job.id[:8]}`: {plain(job.error)}. Try smaller settings.")
+    elif job.status == JobStatus.CANCELLED:
         st.warning(f"The run `{job.id[:8]}` was cancelled.")
 
 
@@ -173,7 +182,7 @@ def _shared_view(name: str, link: str, render: Callable[[JobView], None] | None)
         st.error("This share link belongs to another method's page.")
         return
     job.share_link = link
-    st.info(f"A shared, read-only run `{job.id[:8]}` ({job.summary}).")
+    st.info(f"A shared, read-only run `{job.id[:8]}` ({plain(job.summary)}).")
     _show_outcome(job, render)
 
 
@@ -203,7 +212,7 @@ def method_page(
     if info is None:
         return
     state_key = f"job:{name}"
-    st.session_state["_kit_errors"] = []
+    clear_input_errors()
     share = st.query_params.get("share")
     if share:
         _shared_view(name, str(share)[:256], render)

@@ -18,7 +18,7 @@ import streamlit as st
 from app import client
 
 __all__ = ["KitInputError", "apply_params", "bound_problem", "keep_controls", "restore_controls", "draw_example_picker", "example_picker", "examples", "field_schema", "format_number", "mark", "method_info",
-           "methods", "param_key", "param_widget", "pending_input_errors", "report_input_error", "readable", "resource", "table"]
+           "methods", "param_key", "param_widget", "pending_input_errors", "clear_input_errors", "report_input_error", "readable", "resource", "table"]
 
 CUSTOM = "(set the controls yourself)"
 _LOADERS = "_kit_loaders"
@@ -302,6 +302,11 @@ def report_input_error(message: str) -> None:
 def pending_input_errors() -> list[str]:
     """Messages of controls whose values could not be parsed in this run (cleared by `method_page`)."""
     return list(st.session_state.get(_ERRORS, []))
+
+
+def clear_input_errors() -> None:
+    """Forget the previous run's input errors (at the top of every page run)."""
+    st.session_state[_ERRORS] = []
 
 
 def apply_params(method: str, params: Mapping[str, Any]) -> None:

@@ -271,7 +271,7 @@ class RayExecutor:
         waiting = []
         for job_id, job in jobs.items():
             if job.started:
-                self._end(job_id, job, Outcome.interrupted("interrupted by a server shutdown"), kill=True)
+                self._end(job_id, job, Outcome.interrupted(), kill=True)
                 continue
             self._kill(job)
             with self._lock:

@@ -122,7 +122,7 @@ class Supervisor:
                 return Outcome.timed_out(limits.timeout_s)
             if self.closing.is_set():
                 job_process.stop(0.5)
-                return Outcome.interrupted("interrupted by a server shutdown")
+                return Outcome.interrupted()
             if now - last_cancel_check > CANCEL_POLL_S:  # a cancel sent to another server process
                 last_cancel_check = now
                 if watch.cancel_at is None and self.store.cancel_requested(job_id):
@@ -138,7 +138,7 @@ class Supervisor:
         job_process.process.join(0.5)
         code = job_process.process.exitcode
         if self.closing.is_set():
-            return Outcome.interrupted("interrupted by a server shutdown")
+            return Outcome.interrupted()
         if watch.cancel_at is not None:
             return Outcome.cancelled()
         if code == DEADLINE_EXIT_CODE:
