@@ -26,7 +26,7 @@ from models.common.contract import (
     Verdict,
     no_progress,
 )
-from models.common.device import torch_device
+from models.common.device import seeded_init, torch_device
 
 __all__ = [
     "QUALITATIVE",
@@ -49,5 +49,6 @@ __all__ = [
     "Requirements",
     "Verdict",
     "no_progress",
+    "seeded_init",
     "torch_device",
 ]

@@ -18,6 +18,7 @@ import torch
 from torch import nn
 
 from models.common.contract import Progress
+from models.common.device import seeded_init
 from models.lift_offline_rl.augment import Transitions
 
 __all__ = ["TD3BCConfig", "TD3PlusBC"]
@@ -48,11 +49,9 @@ class TD3PlusBC:
     def __init__(self, observation_size: int, action_size: int, config: TD3BCConfig, seed: int, device: str) -> None:
         self.config, self.device = config, device
         self.generator = torch.Generator(device=device).manual_seed(seed)
-        with torch.random.fork_rng(devices=[]):  # seeded initialisation without touching the caller's global RNG
-            torch.manual_seed(seed)
-            self.actor = _mlp(observation_size, action_size, config.hidden).to(device)
-            self.critics = nn.ModuleList(
-                [_mlp(observation_size + action_size, 1, config.hidden) for _ in range(2)]).to(device)
+        self.actor, self.critics = seeded_init(seed, lambda: (
+            _mlp(observation_size, action_size, config.hidden).to(device),
+            nn.ModuleList([_mlp(observation_size + action_size, 1, config.hidden) for _ in range(2)]).to(device)))
         self.actor_target = copy.deepcopy(self.actor)
         self.critic_targets = copy.deepcopy(self.critics)
         self.actor_optim = torch.optim.Adam(self.actor.parameters(), lr=config.actor_learning_rate)
