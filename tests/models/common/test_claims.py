@@ -73,6 +73,7 @@ def test_green_only_when_every_headline_claim_held_and_no_competitor_wins() -> N
     all_held = evaluate_claims([BEATS, RATIO, RATE], {"beats": _m(1, 1, 1), "ratio": _m(0.1, 0.1, 0.1),
                                                       "rate": _m(3, 3, 3)}, SEEDS)
     assert claims_verdict(all_held).tone == "success"  # the secondary claim does not decide the banner
+    assert claims_verdict(all_held).label == "Reproduced: all 2 headline claims hold on each of 3 seeds"
     winner = Standing(metric="test loss", lower_is_better=True, method="ours", scores={"ours": 1.0, "fno": 0.9})
     beaten = claims_verdict(all_held, winner)
     assert beaten.tone == "warning" and "fno" in beaten.label
@@ -115,3 +116,9 @@ def test_seeds_run_in_order_with_monotone_progress() -> None:
                     lambda f, m="": seen.append(f))
     assert out == [7, 8, 9]
     assert seen == sorted(seen) and seen[-1] == pytest.approx(1.0)
+
+
+def test_one_seed_is_named_as_one_seed_in_the_label() -> None:
+    one = evaluate_claims([BEATS], {"beats": _m(1)}, [0])
+    verdict = claims_verdict(one)
+    assert verdict.tone == "success" and "this one seed" in verdict.label and "Reproduced" not in verdict.label
