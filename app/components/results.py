@@ -9,6 +9,7 @@ import streamlit as st
 
 from app import client
 from app.components.jobview import JobView
+from app.components.plain import plain
 from app.components.widgets import format_number, table
 
 __all__ = ["claims_table", "downloads_panel", "show_figures", "show_metrics", "verdict_banner"]
@@ -32,8 +33,8 @@ def verdict_banner(job: JobView) -> None:
         held = sum(1 for c in claims if c.get("holds") == "held")
         detail = f": {held} of {len(claims)} claims hold on every seed (table below)"
     else:
-        detail = f": {verdict['detail']}" if verdict.get("detail") else ""
-    draw(f"**{verdict['label']}**{detail}")
+        detail = f": {plain(verdict['detail'])}" if verdict.get("detail") else ""
+    draw(f"**{plain(verdict['label'])}**{detail}")  # the label is shown literally (an id's _ is no italics)
 
 
 def _cell_text(text: str) -> str:

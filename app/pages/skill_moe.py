@@ -58,10 +58,11 @@ def render(job: JobView) -> None:
                   "with one expert resident, batched by expert. The oracle routes by the true skill (an upper "
                   "bound, not a competitor).")
     st.caption(f"Skill inference ({r['skill_inference']}): {format_number(100 * r['skill_inference_accuracy'], 3)}% "
-               f"of the test queries get their true skill. Skill-MoE keeps a lead over the best baseline down to a "
-               f"tagger accuracy of "
-               + ("— (no lead even with exact skills)" if r["break_even_accuracy"] is None else
-                  f"{format_number(100 * r['break_even_accuracy'], 3)}% (the sweep goes down to 40%)") + ".")
+               "of the test queries get their true skill. "
+               + ("Skill-MoE has no lead over the best baseline even with exact skills, so no tagger accuracy "
+                  "keeps one." if r["break_even_accuracy"] is None else
+                  "Skill-MoE keeps a lead over the best baseline down to a tagger accuracy of "
+                  f"{format_number(100 * r['break_even_accuracy'], 3)}% (the sweep goes down to 40%)."))
     show_figures(job, ["strategies", "tagger_curve", "cost"])
     st.subheader("Per seed")
     table([{"seed": row["seed"], "skill inference (%)": format_number(100 * row["skill_accuracy"], 3),

@@ -173,12 +173,14 @@ class Standing(BaseModel):
     lower_is_better: bool
     method: str
     scores: dict[str, float]
+    labels: dict[str, str] = Field(default_factory=dict, description="display names of the competitors (key: name)")
 
     def beaten_by(self) -> list[str]:
-        """Competitors whose score is strictly better than the paper's method."""
+        """Competitors whose score is strictly better than the paper's method (their display names)."""
         ours = self.scores[self.method]
         better = (lambda s: s < ours) if self.lower_is_better else (lambda s: s > ours)
-        return [name for name, score in self.scores.items() if name != self.method and better(score)]
+        return [self.labels.get(name, name) for name, score in self.scores.items()
+                if name != self.method and better(score)]
 
 
 def format_value(value: float | None, digits: int = 3) -> str:
@@ -271,7 +273,7 @@ def claims_verdict(claims: Sequence[ClaimResult], standing: Standing | None = No
     some = sum(1 for c in claims if c.holds in ("held", "partial"))
     if some:
         held = sum(1 for c in headline if c.holds == "held")
-        suffix = f"; {', '.join(beaten)} beats it" if beaten else ""
+        suffix = f"; {', '.join(beaten)} scores better on {standing.metric}" if beaten and standing else ""
         return Verdict(f"Partly reproduced: {held} of {len(headline)} headline claims hold{suffix}", "warning", detail)
     return Verdict("Not reproduced: no claim holds here", "error", detail)
 

@@ -232,6 +232,7 @@ def run(params: Params, progress: Progress) -> Result:
         standing = Standing(
             metric="filter-gradient RMSE to the Kalman gradient", lower_is_better=True, method="diffusion",
             scores={name: float(np.mean([r.summary.gradient_rmse[name] for r in runs])) for name in params.resamplers},
+            labels={name: RESAMPLER_LABELS[name] for name in params.resamplers},
         )
     first = runs[0]
     monotone(1.0, "done")

@@ -19,7 +19,7 @@ from models.hedp.claims import CLAIMS
 from models.hedp.domains import Domain, Stream, build_domains
 from models.hedp.params import Params
 from models.hedp.prompts import Backbone, Prompt, energy, pretrain_backbone, train_prompt
-from models.hedp.result import EnergySample, Result, SeedSummary, Variant
+from models.hedp.result import SELECTOR_LABELS, EnergySample, Result, SeedSummary, Variant
 from models.hedp.selection import (
     SELECTORS,
     DomainScores,
@@ -173,5 +173,5 @@ def run(params: Params, progress: Progress) -> Result:
         energy_weight=params.energy_weight, seconds=time.perf_counter() - start,
         claims=evaluate_claims(CLAIMS, {c.id: [m[c.id] for m in measured] for c in CLAIMS}, seeds),
         standing=Standing(metric="accuracy on the unseen domain", lower_is_better=False, method="hybrid",
-                          scores=unseen),
+                          scores=unseen, labels=SELECTOR_LABELS),
     )

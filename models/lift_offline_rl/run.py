@@ -226,5 +226,6 @@ def run(params: Params, progress: Progress) -> Result:
         optimal_steps=float(np.ceil(np.abs(starts - targets).max(axis=1) / STEP).mean()), curves=curves,
         sweep=sweep, paths=_paths(env, first.logs, r, a, targets), seed_list=seeds, variants=variants,
         claims=evaluate_claims(CLAIMS, _measure(runs), seeds),
-        standing=Standing(metric="success rate (%)", lower_is_better=False, method="augmented", scores=success),
+        standing=Standing(metric="success rate (%)", lower_is_better=False, method="augmented", scores=success,
+                          labels={v: VARIANTS[v] for v in success}),
     )

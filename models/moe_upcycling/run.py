@@ -17,7 +17,7 @@ from models.moe_upcycling.claims import CLAIMS
 from models.moe_upcycling.learners import LEARNERS, LearnerOutcome, train_learner
 from models.moe_upcycling.network import UpcycleNet
 from models.moe_upcycling.params import Params
-from models.moe_upcycling.result import LearnerMetrics, Result, SearchSummary, SeedMetrics
+from models.moe_upcycling.result import LABELS, LearnerMetrics, Result, SearchSummary, SeedMetrics
 from models.moe_upcycling.search import DECIDED
 
 __all__ = ["WORK_LIMIT", "run", "work_units"]
@@ -115,5 +115,5 @@ def run(params: Params, progress: Progress) -> Result:
         claims=evaluate_claims(CLAIMS, {c.id: [m[c.id] for m in measured] for c in CLAIMS}, seeds),
     )
     result.standing = Standing(metric="average accuracy", lower_is_better=False, method="selective",
-                               scores={name: result.mean(name, "average_accuracy") for name in LEARNERS})
+                               scores={name: result.mean(name, "average_accuracy") for name in LEARNERS}, labels=LABELS)
     return result

@@ -18,7 +18,7 @@ from models.rc_fcl.concepts import CONCEPTS, concept_data, plan_clients
 from models.rc_fcl.evaluation import detection_rates, experience_ends, stream_metrics, truth_map
 from models.rc_fcl.federation import METHODS, Federation, MethodTrace, make_model, run_method
 from models.rc_fcl.params import Params
-from models.rc_fcl.result import ClientDrift, MethodSummary, Result, SeedSummary
+from models.rc_fcl.result import METHOD_LABELS, ClientDrift, MethodSummary, Result, SeedSummary
 
 __all__ = ["MIN_EXAMPLES", "build_federation", "run"]
 
@@ -117,5 +117,5 @@ def run(params: Params, progress: Progress) -> Result:
     )
     scores = {n: result.mean(n, "average_accuracy") for n in METHODS}
     result.standing = Standing(metric="average accuracy", lower_is_better=False, method="rc_fcl",
-                               scores={n: v for n, v in scores.items() if v is not None})
+                               scores={n: v for n, v in scores.items() if v is not None}, labels=METHOD_LABELS)
     return result

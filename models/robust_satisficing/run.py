@@ -16,7 +16,7 @@ from models.common.tabular import group_mse_table, group_table, worst_group
 from models.robust_satisficing.claims import CLAIMS
 from models.robust_satisficing.data import ShiftedData, build
 from models.robust_satisficing.params import Params
-from models.robust_satisficing.result import Methods, MethodScore, Result, SeedScores, SweepPoint
+from models.robust_satisficing.result import LABELS, Methods, MethodScore, Result, SeedScores, SweepPoint
 from models.robust_satisficing.tilted import tilted_loss
 from models.robust_satisficing.training import (
     Fit,
@@ -196,7 +196,8 @@ def run(params: Params, progress: Progress) -> Result:
     free = ("erm", "tilted_erm", "jtt", "irs")  # methods that do not use training group labels
     standing = None if data.regression else Standing(
         metric="worst-group test accuracy (%), methods without training group labels", lower_is_better=False,
-        method="irs", scores={k: 100 * float(np.mean([getattr(s.methods, k).worst for s in runs])) for k in free})
+        method="irs", scores={k: 100 * float(np.mean([getattr(s.methods, k).worst for s in runs])) for k in free},
+        labels={k: LABELS[k] for k in free})
     monotone(1.0, "done")
     return Result(
         dataset=params.dataset, regression=data.regression, group_names=list(data.group_names),

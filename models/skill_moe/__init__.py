@@ -83,7 +83,7 @@ SPEC = MethodSpec(
     name="skill_moe",
     nav_title="Skill-MoE",
     title="Skill-MoE: route each query to the experts of its skill",
-    paper=Paper(title='Skill-Based Mixture-of-Experts: Adaptive Routing for Heterogeneous Reasoning via Inferred Skills',
+    paper=Paper(title='Symbolic Mixture-of-Experts: Adaptive Skill-based Routing for Heterogeneous Reasoning',
                 authors='Justin Chih-Yao Chen, Sukwon Yun, Elias Stengel-Eskin, Tianlong Chen, Mohit Bansal',
                 url='https://arxiv.org/abs/2503.05641', code_url='https://github.com/dinobby/Symbolic-MoE'),
     summary=(

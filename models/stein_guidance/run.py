@@ -145,7 +145,9 @@ def run(params: Params, progress: Progress) -> Result:
         if "dps" in params.methods:
             scores["dps_best_scale"] = float(np.mean([np.mean(r.summary.dps_tuned or []) for r in seed_runs]))
         standing = Standing(metric="energy distance to the exact posterior, mean over scales and seeds",
-                            lower_is_better=True, method="sdg", scores=scores)
+                            lower_is_better=True, method="sdg", scores=scores,
+                            labels={**{name: METHOD_LABELS[name] for name in params.methods},
+                                    "dps_best_scale": "DPS at its best scale"})
     first = seed_runs[0]
     trajectories = {}
     for shown, sampled in first.runs.items():

@@ -122,3 +122,12 @@ def test_one_seed_is_named_as_one_seed_in_the_label() -> None:
     one = evaluate_claims([BEATS], {"beats": _m(1)}, [0])
     verdict = claims_verdict(one)
     assert verdict.tone == "success" and "this one seed" in verdict.label and "Reproduced" not in verdict.label
+
+
+def test_the_label_names_who_scores_better_by_display_name_and_metric() -> None:
+    held = evaluate_claims([BEATS], {"beats": _m(1, 1, 1)}, SEEDS)
+    standing = Standing(metric="test loss", lower_is_better=True, method="ours", scores={"ours": 2.0, "ema": 1.5},
+                        labels={"ema": "EMA of the weights"})
+    assert standing.beaten_by() == ["EMA of the weights"]
+    verdict = claims_verdict(held, standing)
+    assert verdict.tone == "warning" and verdict.label.endswith("EMA of the weights scores better on test loss")
