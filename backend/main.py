@@ -8,19 +8,21 @@ from contextlib import asynccontextmanager
 from datetime import timedelta
 from typing import Any
 
+from anyio import to_thread
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse
-from sqlalchemy.exc import OperationalError
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from backend import __version__
 from backend.api import api_router
+from backend.api.auth import is_admin_token
 from backend.hosting.bodylimit import BodyLimit
 from backend.hosting.ratelimit import RateLimiter, RateLimitMiddleware
 from backend.jobs.runtime import start_jobs
 from backend.jobs.service import JobService
+from backend.jobs.store import DATABASE_ERRORS, disk_watch, is_disk_full
 from backend.registry import discover
 from backend.settings import Settings, get_settings
 from db.jobs import JobRepository
@@ -41,7 +43,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         url = settings.resolved_database_url
         upgrade_to_head(url)
-        engine = make_engine(url)
+        # Every API thread (and every job supervisor) gets a connection without waiting for one.
+        to_thread.current_default_thread_limiter().total_tokens = settings.api_threads
+        engine = make_engine(url, pool_size=settings.db_pool_size, pool_timeout_s=settings.db_pool_timeout_s)
+        app.state.engine = engine
         sessions = make_session_factory(engine)
         with sessions.begin() as session:
             removed = 0
@@ -61,7 +66,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.registry = registry
         app.state.executor = executor
         app.state.instance_id = jobs.instance_id
-        app.state.service = JobService(registry, executor, sessions, wake=jobs.dispatcher.wake)
+        app.state.store = jobs.store
+        app.state.service = JobService(registry, executor, sessions, wake=jobs.dispatcher.wake,
+                                       check_budget_s=settings.check_budget_ms / 1000)
         try:
             yield
         finally:
@@ -73,15 +80,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(RequestValidationError)
     async def readable_422(_request: Request, exc: RequestValidationError) -> JSONResponse:
-        parts = [f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}" for err in exc.errors()]
+        parts = [f"{'.'.join(str(p) for p in err['loc'])}: {str(err['msg']).replace('Value error, ', '')}" for err in exc.errors()]
         return JSONResponse({"detail": "; ".join(parts) or "invalid request"}, 422)
 
-    @app.exception_handler(OperationalError)
-    async def database_busy(_request: Request, exc: OperationalError) -> JSONResponse:
-        """A locked or unreachable database is a temporary condition: 503 with Retry-After, not 500."""
-        log.warning("database unavailable: %s", exc.orig)
+    async def database_busy(_request: Request, exc: Exception) -> JSONResponse:
+        """A locked, unreachable or full database, or no free pooled connection, is a temporary
+        condition: 503 with Retry-After, not 500."""
+        log.warning("database unavailable: %s", getattr(exc, "orig", None) or exc)
+        disk_watch.saw(exc)
+        if is_disk_full(exc):
+            return JSONResponse({"detail": "the server's disk is full; try again in a few minutes"}, 503,
+                                headers={"Retry-After": "60"})
         return JSONResponse({"detail": "the database is busy; try again in a few seconds"}, 503,
                             headers={"Retry-After": "2"})
+
+    for error in DATABASE_ERRORS:
+        app.add_exception_handler(error, database_busy)
 
     @app.exception_handler(Exception)
     async def internal_error(_request: Request, exc: Exception) -> JSONResponse:
@@ -90,7 +104,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.include_router(api_router)
     # Outermost last: hosts are checked first, then the body size, then the per-address rate.
-    app.add_middleware(RateLimitMiddleware)
+    app.add_middleware(RateLimitMiddleware, is_admin=is_admin_token)
     app.add_middleware(BodyLimit, max_bytes=MAX_BODY_BYTES)
     if "*" not in settings.allowed_host_list():
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=settings.allowed_host_list())
@@ -115,7 +129,7 @@ def _openapi(app: FastAPI) -> dict[str, Any]:
     for path in schema.get("paths", {}).values():
         for operation in path.values():
             responses = operation.get("responses", {})
-            for code in ("400", "422", "413", "429", "503"):
+            for code in ("400", "409", "422", "413", "429", "503"):
                 responses[code] = {"description": responses.get(code, {}).get("description", "Error"),
                                    "content": {"application/json": {"schema": error_ref}}}
     app.openapi_schema = schema

@@ -72,6 +72,16 @@ class Settings(BaseSettings):
                                    description="Connections and tasks the server handles at once; more get 503.")
     forwarded_allow_ips: str = Field("127.0.0.1", description="Peers (proxy, front end) whose X-Forwarded-For "
                                      "names the real client address used by the rate limits; * behind a private network.")
+    api_threads: int = Field(40, ge=4, le=1000, description="Threads that serve blocking API requests; the database "
+                             "pool holds this many connections plus one per job worker and a few for the background threads.")
+    db_pool_timeout_s: float = Field(10.0, gt=0, le=300, description="Longest wait for a pooled database connection; "
+                                     "past it the request is answered 503 with Retry-After.")
+    check_budget_ms: float = Field(100.0, ge=0, le=10_000, description="API CPU time a method's submit-time check "
+                                   "may use; a longer check is left to the job (which runs it again in any case).")
+    header_timeout_s: float = Field(10.0, gt=0, le=600, description="Time a client has to send a whole request head "
+                                    "(shared mode); idle and slow connections are closed after it.")
+    min_free_disk_mb: float = Field(64.0, ge=0, le=1_000_000, description="/healthz reports ok: false when the data "
+                                    "folder has less free space than this (or the database refused a write as full).")
     public_url: str = Field("", description="The front end's public URL, used in share links (empty: relative links).")
 
     @field_validator("data_dir")
@@ -88,6 +98,11 @@ class Settings(BaseSettings):
     @property
     def shared(self) -> bool:
         return self.access_mode == "shared"
+
+    @property
+    def db_pool_size(self) -> int:
+        """API threads + one per job worker (supervisors) + the dispatcher, lease keeper and spares."""
+        return self.api_threads + self.max_workers + 6
 
     def allowed_host_list(self) -> list[str]:
         return [host.strip() for host in self.allowed_hosts.split(",") if host.strip()]

@@ -80,10 +80,11 @@ class IdentityRepository:
                                                            Identity.revoked_at.is_(None)).values(revoked_at=utcnow()))
         return int(getattr(done, "rowcount", 0) or 0)
 
-    def sessions_from(self, client_address: str, since: datetime) -> int:
-        """Anonymous sessions created from one client address since `since`."""
-        return int(self.session.scalar(select(func.count()).select_from(Identity).where(
-            Identity.kind == "anonymous", Identity.client_address == client_address, Identity.created_at >= since)) or 0)
+    def sessions_from(self, client_address: str, since: datetime) -> tuple[int, datetime | None]:
+        """Anonymous sessions created from one client address since `since`, and when the oldest of them was."""
+        row = self.session.execute(select(func.count(), func.min(Identity.created_at)).where(
+            Identity.kind == "anonymous", Identity.client_address == client_address, Identity.created_at >= since)).one()
+        return int(row[0] or 0), _aware(row[1])
 
     def names(self, ids: Sequence[str]) -> dict[str, str]:
         rows = self.session.execute(select(Identity.id, Identity.name).where(Identity.id.in_(list(ids)))).all()

@@ -21,7 +21,7 @@ from sqlalchemy import ColumnElement, and_, delete, func, or_, select, true, upd
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.functions import coalesce
 
-from db.tables import Artifact, Job, utcnow
+from db.tables import Artifact, Job, ShareLink, utcnow
 
 __all__ = ["ACTIVE", "INTERRUPTED_MESSAGE", "ClaimedJob", "JobRepository", "JobStatus", "TERMINAL"]
 
@@ -273,6 +273,16 @@ class JobRepository:
         self.session.execute(delete(Artifact).where(Artifact.job_id.in_(old)))
         done = self.session.execute(delete(Job).where(Job.status.in_(terminal), Job.finished_at < cutoff))
         return int(getattr(done, "rowcount", 0) or 0)
+
+    def delete_finished(self, job_id: str) -> bool:
+        """Delete one ended job with its artifacts and share links; False when it is missing or active."""
+        terminal = [status.value for status in TERMINAL]
+        if self.session.scalar(select(Job.id).where(Job.id == job_id, Job.status.in_(terminal))) is None:
+            return False
+        self.session.execute(delete(ShareLink).where(ShareLink.job_id == job_id))
+        self.session.execute(delete(Artifact).where(Artifact.job_id == job_id))
+        done = self.session.execute(delete(Job).where(Job.id == job_id, Job.status.in_(terminal)))
+        return bool(getattr(done, "rowcount", 0))
 
     def _end(self, job_id: str, status: JobStatus, message: str, **values: Any) -> bool:
         finished: datetime = utcnow()

@@ -11,16 +11,19 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import Depends, HTTPException, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from sqlalchemy.orm import Session, sessionmaker
+from starlette.concurrency import run_in_threadpool
 
 from backend.hosting.ratelimit import client_address, enforce_rate_limit
 from backend.settings import Settings
 from db.identities import IdentityRepository, hash_token
 
-__all__ = ["Caller", "CallerDep", "OPEN_CALLER", "forget_tokens", "get_caller", "visible_to"]
+__all__ = ["Caller", "CallerDep", "OPEN_CALLER", "forget_tokens", "get_caller", "is_admin_token", "lookup_token",
+           "visible_to"]
 
 TOKEN_CACHE_S = 5.0
 _bearer = HTTPBearer(auto_error=False, description="A token from POST /api/sessions or `backend.cli tokens create`.")
@@ -49,14 +52,23 @@ def forget_tokens() -> None:
         _cache.clear()
 
 
-def _lookup(request: Request, token: str) -> Caller | None:
+def _cached(token: str) -> tuple[bool, Caller | None]:
+    """(found, caller) from the token cache, without touching the database."""
+    with _cache_lock:
+        hit = _cache.get(hash_token(token))
+    if hit is not None and hit[0] > time.monotonic():
+        return True, hit[1]
+    return False, None
+
+
+def lookup_token(sessions: sessionmaker[Session], token: str) -> Caller | None:
+    """The caller behind `token` (cached for TOKEN_CACHE_S; a blocking database read on a miss)."""
+    found, caller = _cached(token)
+    if found:
+        return caller
     digest = hash_token(token)
     now = time.monotonic()
-    with _cache_lock:
-        hit = _cache.get(digest)
-    if hit is not None and hit[0] > now:
-        return hit[1]
-    with request.app.state.sessions() as session:
+    with sessions() as session:
         identity = IdentityRepository(session).by_token(token)
         caller = None if identity is None else Caller(owner=identity.id, name=identity.name, admin=identity.admin,
                                                      authenticated=True)
@@ -67,9 +79,31 @@ def _lookup(request: Request, token: str) -> Caller | None:
     return caller
 
 
+async def _lookup(request: Request, token: str) -> Caller | None:
+    """lookup_token off the event loop: a cache miss reads the database in the thread pool."""
+    found, caller = _cached(token)
+    if found:
+        return caller
+    return await run_in_threadpool(lookup_token, request.app.state.sessions, token)
+
+
+async def is_admin_token(app: Any, authorization: bytes) -> bool:
+    """Whether an `Authorization` header value carries a live admin token (RateLimitMiddleware skips
+    those; any other header, junk included, counts against its address)."""
+    scheme, _, token = authorization.decode("latin-1").strip().partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token or len(token) > 256:
+        return False
+    found, caller = _cached(token)
+    if not found:
+        caller = await run_in_threadpool(lookup_token, app.state.sessions, token)
+    return caller is not None and caller.admin
+
+
 async def get_caller(request: Request,
                credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]) -> Caller:
-    """The caller of this request; in shared mode a missing or unknown token is a 401."""
+    """The caller of this request; in shared mode a missing or unknown token is a 401 (the request
+    was already counted against its address by RateLimitMiddleware)."""
     settings: Settings = request.app.state.settings
     address = client_address(request)
     if not settings.shared:
@@ -77,13 +111,12 @@ async def get_caller(request: Request,
     if credentials is None or credentials.scheme.lower() != "bearer" or not credentials.credentials:
         raise HTTPException(401, "this server needs a token: send 'Authorization: Bearer <token>' "
                                  "(POST /api/sessions gives an anonymous one)", headers={"WWW-Authenticate": "Bearer"})
-    caller = _lookup(request, credentials.credentials)
+    caller = await _lookup(request, credentials.credentials)
     if caller is None:
         raise HTTPException(401, "unknown, revoked or expired token", headers={"WWW-Authenticate": "Bearer"})
     caller = Caller(caller.owner, caller.name, caller.admin, True, address)
     if not caller.admin:
         enforce_rate_limit(request, f"identity:{caller.owner}")
-        enforce_rate_limit(request, f"address:{address}")
     return caller
 
 

@@ -15,7 +15,6 @@ from typing import Literal
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response
 from sqlalchemy.orm import Session, sessionmaker
-from starlette.concurrency import run_in_threadpool
 
 from backend.api.auth import Caller, CallerDep, visible_to
 from backend.api.deps import ServiceDep, SessionDep, SettingsDep
@@ -41,6 +40,8 @@ shared_router = APIRouter(prefix="/api/shared", tags=["shared"], responses=ERROR
 
 _SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
 MAX_LIST = 100
+_PRINTABLE_ID = re.compile(r"[!-~]{1,64}")  # ids are UUIDs; anything else (NUL included) is simply not found
+_NO_CONTROL = r"^[^\x00-\x1f\x7f]*$"
 
 
 def _verdict(job: Job) -> VerdictPublic | None:
@@ -67,7 +68,7 @@ def _list_item(job: Job) -> JobListItem:
 
 
 def _load(session: Session, job_id: str, caller: Caller, settings: Settings) -> Job:
-    job = JobRepository(session).get(job_id)
+    job = JobRepository(session).get(job_id) if _PRINTABLE_ID.fullmatch(job_id) else None
     if job is None or not visible_to(caller, job.owner, settings):
         raise HTTPException(404, f"no job with id {job_id[:64]!r}")
     return job
@@ -91,11 +92,13 @@ def list_jobs(
     session: SessionDep,
     caller: CallerDep,
     settings: SettingsDep,
-    method: str | None = Query(None, max_length=64),
-    owner: str | None = Query(None, max_length=64, description="Open mode: a browser's id; shared mode: admins only."),
+    method: str | None = Query(None, max_length=64, pattern=_NO_CONTROL),
+    owner: str | None = Query(None, max_length=64, pattern=_NO_CONTROL,
+                              description="Open mode: a browser's id; shared mode: admins only."),
     limit: int = Query(20, ge=1, le=MAX_LIST),
     offset: int = Query(0, ge=0, le=1_000_000),
-    verdict: str | None = Query(None, max_length=64, description="Only runs with this verdict (e.g. Refuted)."),
+    verdict: str | None = Query(None, max_length=64, pattern=_NO_CONTROL,
+                                description="Only runs with this verdict (e.g. Refuted)."),
 ) -> JobsPublic:
     if settings.shared and not caller.admin:
         owner = caller.owner
@@ -112,16 +115,11 @@ def _read_job(sessions: sessionmaker[Session], job_id: str, full: bool, caller: 
 
 
 @router.get("/{job_id}", response_model=JobPublic, summary="Status, progress and (when done) the result")
-async def get_job(job_id: str, request: Request, caller: CallerDep,
-                  view: Literal["full", "status"] = "full") -> JobPublic:
-    """`view=status` (what pages poll) is one indexed read of small columns: it runs on the event
-    loop, sparing two thread hops per poll; SQLite in WAL mode never blocks a reader on a writer.
-    The full view reads the large result and figure columns in the thread pool."""
-    sessions = request.app.state.sessions
-    settings = request.app.state.settings
-    if view == "status":
-        return _read_job(sessions, job_id, False, caller, settings)
-    return await run_in_threadpool(_read_job, sessions, job_id, True, caller, settings)
+def get_job(job_id: str, request: Request, caller: CallerDep, view: Literal["full", "status"] = "full") -> JobPublic:
+    """`view=status` (what pages poll) reads the small columns only, the full view the result and
+    figures too; both in the thread pool, never on the event loop: a database that makes a read
+    wait (a pool, a lock) then delays that request only, not every connection of the server."""
+    return _read_job(request.app.state.sessions, job_id, view == "full", caller, request.app.state.settings)
 
 
 @router.delete("/{job_id}", response_model=JobCreated, summary="Cancel a queued or running job")
@@ -133,6 +131,17 @@ def cancel_job(job_id: str, service: ServiceDep, session: SessionDep, caller: Ca
     if status is None:
         raise HTTPException(404, f"no job with id {job_id[:64]!r}")
     return JobCreated(id=job_id, status=status)
+
+
+@router.delete("/{job_id}/record", status_code=204, response_class=Response,
+               summary="Delete a finished run: its result, artifacts and share links (cancel a running one first)")
+def delete_run(job_id: str, session: SessionDep, caller: CallerDep, settings: SettingsDep) -> Response:
+    job = _load(session, job_id, caller, settings)
+    if job.status in ("queued", "running"):
+        raise HTTPException(409, f"the run {job_id[:8]} is still {job.status}; cancel it first")
+    JobRepository(session).delete_finished(job.id)
+    session.commit()
+    return Response(status_code=204)
 
 
 def _artifact_response(session: Session, job: Job, name: str) -> Response:

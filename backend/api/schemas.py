@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from db.jobs import JobStatus
 
@@ -22,6 +23,7 @@ class ErrorPublic(BaseModel):
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     code: {"model": ErrorPublic, "description": text}
     for code, text in ((400, "Malformed request (body or Host header)"), (401, "Missing, unknown or expired token (shared mode)"), (404, "Not found"),
+                       (409, "The job is still queued or running"),
                        (413, "Request body too large"), (422, "Invalid request or parameters"),
                        (429, "Over a rate limit or quota (see Retry-After)"), (503, "Database busy (see Retry-After)"))
 }
@@ -63,12 +65,43 @@ class MethodsPublic(BaseModel):
     count: int
 
 
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")  # tab, newline and carriage return are text
+
+
+def _control_character_at(value: Any, path: str) -> str | None:
+    """The path of the first string (or key) holding a control character, NUL first, else None.
+    Iterative, so a deeply nested body cannot exhaust the stack; bounded by the 2 MB body."""
+    stack: list[tuple[str, Any]] = [(path, value)]
+    while stack:
+        where, item = stack.pop()
+        if isinstance(item, str):
+            if _CONTROL.search(item):
+                return where
+        elif isinstance(item, dict):
+            for key, child in item.items():
+                if isinstance(key, str) and _CONTROL.search(key):
+                    return f"{where} (a key)"
+                stack.append((f"{where}.{key}", child))
+        elif isinstance(item, list):
+            stack.extend((f"{where}[{index}]", child) for index, child in enumerate(item))
+    return None
+
+
 class JobCreate(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     method: str = Field(min_length=1, max_length=64, description="Method name, as listed by GET /api/methods.")
     params: dict[str, Any] = Field(default_factory=dict, description="Parameters; see the method's params_schema.")
     owner: str = Field("", max_length=64, description="Opaque id of the submitting user (history filter).")
+
+    @model_validator(mode="after")
+    def _no_control_characters(self) -> JobCreate:
+        """NUL and other control characters are refused in every string (PostgreSQL text cannot hold
+        NUL; none has a meaning in a parameter): a 422 on both stores, before anything is stored."""
+        where = _control_character_at({"method": self.method, "params": self.params, "owner": self.owner}, "body")
+        if where is not None:
+            raise ValueError(f"{where.removeprefix('body.')}: control characters (such as NUL) are not allowed")
+        return self
 
 
 class JobCreated(BaseModel):
@@ -140,7 +173,10 @@ class Health(BaseModel):
     workers: int = Field(description="Jobs that run at once (embedded) or CPUs of the Ray cluster (ray).")
     torch_device: str
     methods: int
-    instance: str = Field("", description="This server instance's id (the lease owner of the jobs it runs).")
+    instance: str = Field("", description="An opaque tag of this server instance (no host name, no pid).")
+    disk_ok: bool = Field(True, description="False while the disk is (nearly) full: free space below MIN_FREE_DISK_MB "
+                          "or the database refused a write for lack of space in the last 30 s.")
+    pending_results: int = Field(0, description="Finished jobs whose record waits for the database (kept in memory).")
     resources: dict[str, float] = Field(default_factory=dict, description="CPU, GPU, memory... the executor offers.")
     executor_detail: dict[str, Any] = Field(default_factory=dict,
                                             description="Ray: address and live nodes; embedded: start method, warm processes.")

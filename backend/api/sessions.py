@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from datetime import timedelta
 from typing import Annotated
 
@@ -24,9 +25,13 @@ def create_session(request: Request, session: SessionDep, settings: SettingsDep)
     address = client_address(request)
     hour_ago = utcnow() - timedelta(hours=1)
     repo = IdentityRepository(session)
-    if repo.sessions_from(address, hour_ago) >= settings.sessions_per_hour:
+    opened, oldest = repo.sessions_from(address, hour_ago)
+    if opened >= settings.sessions_per_hour:
+        # The moving window frees its oldest session an hour after it was opened.
+        wait = 60 if oldest is None else max(1, math.ceil((oldest - hour_ago).total_seconds()))
         raise HTTPException(429, f"too many new sessions from your address (the limit is {settings.sessions_per_hour} "
-                                 "per hour); reuse your token", headers={"Retry-After": "600"})
+                                 f"per hour); reuse your token or try again in {wait} s",
+                            headers={"Retry-After": str(wait)})
     identity, token = repo.create("anonymous", "anonymous", client_address=address,
                                   ttl=timedelta(hours=settings.session_ttl_hours))
     session.commit()
@@ -39,7 +44,7 @@ async def me(request: Request, settings: SettingsDep,
              credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]) -> MePublic:
     if not settings.shared:
         return MePublic(name="local", admin=True, access_mode=settings.access_mode)
-    caller = _lookup(request, credentials.credentials) if credentials is not None else None
+    caller = await _lookup(request, credentials.credentials) if credentials is not None else None
     if caller is None:
         return MePublic(name="", admin=False, access_mode=settings.access_mode)
     return MePublic(name=caller.name, admin=caller.admin, access_mode=settings.access_mode)

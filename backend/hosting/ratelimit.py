@@ -1,14 +1,17 @@
 """Request rate limits per identity and per client address (the `limits` library, moving window).
 
-Only the shared mode limits requests: a laptop in the open mode polls freely. Requests that carry
-a bearer token are limited in `get_caller` (which knows whether the caller is an admin, who is not
-limited); requests without one are limited per client address by `RateLimitMiddleware`.
+Only the shared mode limits requests: a laptop in the open mode polls freely. Every request but an
+admin's is counted per client address by `RateLimitMiddleware`, before any route runs: requests
+without a token, with a junk `Authorization` header, and those answered 401 alike. Requests with a
+valid token are also counted per identity in `get_caller`.
 """
 
 from __future__ import annotations
 
 import math
 import time
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from fastapi import HTTPException, Request
 from limits import RateLimitItemPerMinute
@@ -55,19 +58,22 @@ def enforce_rate_limit(request: Request, key: str) -> None:
 
 
 class RateLimitMiddleware:
-    """Limits requests without a bearer token per client address (shared mode only)."""
+    """Limits every request per client address (shared mode only). Admins are never refused: only a
+    request over its address's budget that carries an `Authorization` header pays for the token
+    lookup (`is_admin(app, header)`, cached), so junk headers cost nothing under the limit."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, is_admin: Callable[[Any, bytes], Awaitable[bool]]) -> None:
         self.app = app
+        self.is_admin = is_admin
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
             limiter: RateLimiter | None = getattr(scope["app"].state, "rate_limiter", None)
-            has_token = any(name == b"authorization" for name, _ in scope["headers"])
-            if limiter is not None and not has_token:
+            if limiter is not None:
                 client = scope.get("client")
                 wait = limiter.hit(f"address:{client[0] if client else 'unknown'}")
-                if wait:
+                authorization = next((value for name, value in scope["headers"] if name == b"authorization"), b"")
+                if wait and not (authorization and await self.is_admin(scope["app"], authorization)):
                     response = JSONResponse({"detail": f"too many requests: retry in {wait} s"}, 429,
                                             headers={"Retry-After": str(wait)})
                     await response(scope, receive, send)

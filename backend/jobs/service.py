@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import sys
+import time
 from collections.abc import Callable
+from types import FrameType
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -12,9 +15,10 @@ from sqlalchemy.orm import Session, sessionmaker
 from backend.jobs.executors import Executor
 from backend.registry import Registry
 from db.jobs import JobRepository
+from db.session import begin_exclusive
 from models.common import MethodInputError, MethodSpec
 
-__all__ = ["InvalidParams", "JobService", "UnknownMethod", "describe_validation_error"]
+__all__ = ["InvalidParams", "JobService", "UnknownMethod", "bounded_check", "describe_validation_error"]
 
 
 class UnknownMethod(LookupError):
@@ -62,22 +66,54 @@ def _summary(spec: MethodSpec, model: BaseModel) -> str:
     return text if len(text) <= 120 else text[:119] + "…"
 
 
+class _OverBudget(BaseException):
+    """Raised inside a submit-time check that used up its CPU budget (a BaseException, so a method's
+    own `except Exception` cannot swallow it)."""
+
+
+def bounded_check(check: Callable[[Any], None], model: BaseModel, budget_s: float) -> bool:
+    """Run `check(model)` for at most `budget_s` of this thread's CPU time; False when it was stopped
+    (the job runs the check again, in its own process, under its own limits).
+
+    A trace function that sees only calls (no line events) compares the thread's CPU clock with the
+    budget; a pure-Python parser makes calls all the time, so it is stopped within microseconds."""
+    if budget_s <= 0:
+        return False
+    deadline = time.thread_time() + budget_s
+    previous = sys.gettrace()
+
+    def tracer(_frame: FrameType, event: str, _arg: Any) -> None:
+        if event == "call" and time.thread_time() > deadline:
+            raise _OverBudget
+        return None
+
+    sys.settrace(tracer)
+    try:
+        check(model)
+    except _OverBudget:
+        return False
+    finally:
+        sys.settrace(previous)
+    return True
+
+
 class JobService:
     """Create, cancel and look up jobs."""
 
     def __init__(self, registry: Registry, executor: Executor, sessions: sessionmaker[Session],
-                 wake: Callable[[], None]) -> None:
+                 wake: Callable[[], None], check_budget_s: float = 0.1) -> None:
         self.registry = registry
         self.executor = executor
         self.sessions = sessions
         self.wake = wake
+        self.check_budget_s = check_budget_s
 
     def validate(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
         """Return the params with defaults filled in, or raise UnknownMethod / InvalidParams."""
         return self._validated(method, params)[0]
 
     def _validated(self, method: str, params: dict[str, Any]) -> tuple[dict[str, Any], str]:
-        """(params with defaults, input summary); runs the method's cheap `check` too."""
+        """(params with defaults, input summary); runs the method's `check` too, within its CPU budget."""
         registered = self.registry.get(method)
         if registered is None:
             known = ", ".join(self.registry.names()) or "none"
@@ -89,7 +125,7 @@ class JobService:
             raise InvalidParams(describe_validation_error(exc)) from None
         try:
             if spec.check is not None:
-                spec.check(model)
+                bounded_check(spec.check, model, self.check_budget_s)
         except MethodInputError as exc:
             raise InvalidParams(str(exc) or "the input could not be processed") from None
         return model.model_dump(mode="json"), _summary(spec, model)
@@ -97,10 +133,17 @@ class JobService:
     def submit(self, method: str, params: dict[str, Any], owner: str = "",
                admit: Callable[[Session], None] | None = None) -> str:
         """Validate and store the job (queued), then wake this server's dispatcher, which hands it to an
-        executor with a free worker (this server's, or another's on the same database); `admit(session)`
-        (quotas) may refuse it inside the same transaction that stores it."""
+        executor with a free worker (this server's, or another's on the same database).
+
+        `admit(session)` (quotas, queue cap) runs twice: before any parse (a refused caller costs one
+        read, not a parse of its body), and again inside the one transaction that stores the job, as
+        its only writer (`begin_exclusive`), so parallel submits cannot pass a limit together."""
+        if admit is not None:
+            with self.sessions() as session:
+                admit(session)
         clean, summary = self._validated(method, params)
         with self.sessions.begin() as session:
+            begin_exclusive(session)
             if admit is not None:
                 admit(session)
             job_id = JobRepository(session).create(method, clean, owner, summary=summary).id
