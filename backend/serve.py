@@ -1,10 +1,10 @@
 """`python -m backend.serve`: migrate the store, then run the model server with uvicorn.
 
 One place for how the server is started (Makefile, Docker, the browser tests): in the shared mode
-the HTTP parser is h11 with a bounded request head (httptools accepts a 100 MB header), and every
-mode bounds concurrent connections and idle keep-alive time, so slow or idle clients cannot
-exhaust the open files; a reverse proxy with timeouts goes in front of a public instance
-(docker-compose.hosted.yml).
+the HTTP parser is h11 with a request head capped at 32 KB (431 beyond it) that must arrive within
+HEADER_TIMEOUT_S (idle and slowloris connections are closed by the server itself,
+backend/hosting/heads.py), and every mode bounds concurrent connections and idle keep-alive time;
+a reverse proxy with timeouts still goes in front of a public instance (docker-compose.hosted.yml).
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from typing import Any
 
 import uvicorn
 
+from backend.hosting.heads import bounded_h11
 from backend.settings import Settings, get_settings
 from db.session import upgrade_to_head
 
@@ -28,7 +29,8 @@ def uvicorn_options(settings: Settings) -> dict[str, Any]:
                                "backlog": 2048, "proxy_headers": True,
                                "forwarded_allow_ips": settings.forwarded_allow_ips}
     if settings.shared:
-        options.update(http="h11", h11_max_incomplete_event_size=MAX_REQUEST_HEAD_BYTES)
+        options.update(http=bounded_h11(settings.header_timeout_s, MAX_REQUEST_HEAD_BYTES),
+                       h11_max_incomplete_event_size=MAX_REQUEST_HEAD_BYTES)
     return options
 
 

@@ -3,16 +3,19 @@ the shared mode, and overload answered with 503 instead of dropped connections."
 
 from __future__ import annotations
 
+import http.client
 import os
 import socket
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 from sqlalchemy import select
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from backend.devstack import ROOT, free_port, running_backend, wait_http
 from backend.serve import uvicorn_options
@@ -23,7 +26,8 @@ from db.tables import Identity
 
 def test_the_shared_mode_bounds_the_request_head_and_connections() -> None:
     shared = uvicorn_options(Settings(access_mode="shared"))
-    assert shared["http"] == "h11" and shared["h11_max_incomplete_event_size"] <= 64 * 1024
+    assert issubclass(shared["http"], H11Protocol) and shared["h11_max_incomplete_event_size"] <= 64 * 1024
+    assert shared["http"].max_bytes == 32 * 1024 and shared["http"].timeout_s == 10.0  # HEADER_TIMEOUT_S
     assert shared["limit_concurrency"] == 1000 and shared["timeout_keep_alive"] == 5
     assert shared["proxy_headers"] and shared["forwarded_allow_ips"] == "127.0.0.1"
     assert "http" not in uvicorn_options(Settings())  # a laptop keeps the faster default parser
@@ -33,7 +37,7 @@ def test_the_shared_mode_bounds_the_request_head_and_connections() -> None:
 def shared_server(tmp_path: Path) -> Iterator[str]:
     port = free_port()
     env = dict(os.environ, DATA_DIR=str(tmp_path), ACCESS_MODE="shared", PRELOAD_METHODS="false",
-               LIMIT_CONCURRENCY="20", OMP_NUM_THREADS="1")
+               LIMIT_CONCURRENCY="20", OMP_NUM_THREADS="1", HEADER_TIMEOUT_S="3")
     process = subprocess.Popen([sys.executable, "-m", "backend.serve", "--port", str(port), "--log-level", "warning"],
                                cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
@@ -61,6 +65,76 @@ def test_a_huge_request_header_is_refused_and_the_server_lives_on(shared_server:
                 raise ConnectionResetError(f"refused after {sent} MB: {answer!r}")
         assert sent < 10, f"{sent} MB of header were read"
     assert httpx.get(f"http://{shared_server}/healthz").status_code == 200
+
+
+def _answer(sock: socket.socket, timeout_s: float = 10.0) -> bytes:
+    """What the server sends until it closes the connection (or `timeout_s` passes)."""
+    sock.settimeout(timeout_s)
+    received = b""
+    try:
+        while chunk := sock.recv(65536):
+            received += chunk
+    except TimeoutError:
+        pass
+    except ConnectionResetError:
+        received += b"<reset>"
+    return received
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("size_kb", [20, 31, 33, 100])
+def test_the_request_head_cap_is_32_kb_and_answers_431_however_the_head_arrives(shared_server: str,
+                                                                              size_kb: int) -> None:
+    """D9: a head sent in one piece used to be parsed whole up to about 126 KB (h11's limit bounds only
+    an incomplete head) and larger ones got a TCP reset; now 32 KB holds and the refusal is a 431."""
+    host, port = shared_server.split(":")
+    head = (b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nX-Big: "
+            + b"a" * (size_kb * 1024 - 80) + b"\r\n\r\n")
+    with socket.create_connection((host, int(port))) as sock:
+        sock.sendall(head)
+        answer = _answer(sock)
+    if size_kb * 1024 <= 32 * 1024:
+        assert answer.startswith(b"HTTP/1.1 200"), answer[:200]
+    else:
+        assert answer.startswith(b"HTTP/1.1 431"), answer[:200]
+    assert httpx.get(f"http://{shared_server}/healthz", timeout=10).status_code == 200
+
+
+@pytest.mark.slow
+def test_idle_and_slow_connections_are_closed_by_the_server_itself(shared_server: str) -> None:
+    """D6: a connection that sends nothing, or a head one byte at a time (slowloris), is closed after
+    HEADER_TIMEOUT_S (3 s here) by the model server itself; a kept-alive connection between two
+    requests is timed from the next request's first byte, not from its opening."""
+    host, port = shared_server.split(":")
+    idle = socket.create_connection((host, int(port)))
+    slow = socket.create_connection((host, int(port)))
+    kept: http.client.HTTPConnection | None = None
+    started = time.monotonic()
+    try:
+        slow.sendall(b"GET /healthz HTTP/1.1\r\n")
+        closed_slow = None
+        for _ in range(40):  # one header byte every 0.25 s: the head never completes
+            try:
+                slow.sendall(b"X")
+            except OSError:
+                closed_slow = time.monotonic() - started
+                break
+            time.sleep(0.25)
+        assert closed_slow is not None or _answer(slow, 0.5).startswith(b"HTTP/1.1 408"), "slowloris held open"
+        assert _answer(idle, 6.0) in (b"", b"<reset>"), "the idle connection got an answer"
+        assert time.monotonic() - started < 12, "not closed within the header timeout"
+        kept = http.client.HTTPConnection(host, int(port), timeout=10)
+        kept.request("GET", "/healthz")
+        assert kept.getresponse().read() and kept.sock is not None
+        first = kept.sock
+        time.sleep(4.0)  # idle between requests, under the 5 s keep-alive: the header clock is not running
+        kept.request("GET", "/healthz")
+        assert kept.getresponse().status == 200 and kept.sock is first, "a kept-alive connection was cut"
+    finally:
+        for sock in (idle, slow):
+            sock.close()
+        if kept is not None:
+            kept.close()
 
 
 @pytest.mark.slow
