@@ -7,6 +7,7 @@ import streamlit as st
 from app import client
 from app.components import access, table
 from app.components.history import verdict_of
+from app.components.plain import plain
 
 
 def main() -> None:
@@ -32,7 +33,7 @@ def main() -> None:
     for job in active:
         cells = st.columns([2, 4, 2, 1])
         cells[0].write(f"`{job['id'][:8]}` {job['method']}")
-        cells[1].write(job.get("summary") or "")
+        cells[1].markdown(plain(job.get("summary") or ""))  # a stranger's input: shown literally
         cells[2].write(f"{job['status']} {job['progress']:.0%}")
         if cells[3].button("Cancel", key=f"admin-cancel-{job['id']}"):
             client.cancel(job["id"])

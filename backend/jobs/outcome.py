@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import traceback
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -17,7 +18,7 @@ from backend.jobs.run import is_out_of_memory, out_of_memory_message, run_method
 from db.jobs import JobStatus
 from models.common import Cancelled, MethodInputError, MethodSpec, Progress
 
-__all__ = ["Ending", "Outcome", "execute"]
+__all__ = ["Ending", "Outcome", "execute", "unlinked"]
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +64,7 @@ class Outcome:
     # the endings, by name
     @classmethod
     def failed(cls, error: str) -> Outcome:
-        return cls(Ending.FAILED, error=error[:500] or "the job failed")
+        return cls(Ending.FAILED, error=_printable(error)[:500] or "the job failed")
 
     @classmethod
     def cancelled(cls) -> Outcome:
@@ -82,17 +83,39 @@ class Outcome:
         return cls(Ending.INTERRUPTED, error=reason)
 
 
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_LINK_TAG = re.compile(r"</?a\b[^>]*>", re.IGNORECASE)
+
+
+def _printable(text: str) -> str:
+    """Control characters (NUL first: PostgreSQL text refuses it) replaced by U+FFFD."""
+    return _CONTROL.sub("\ufffd", text)
+
+
+def unlinked(value: Any) -> Any:
+    """A figure's JSON with every `<a ...>` / `</a>` tag removed from its strings: plotly renders them
+    as links, and titles may carry user input (a stranger's link must not reach the share page)."""
+    if isinstance(value, str):
+        return _LINK_TAG.sub("", value) if "<" in value else value
+    if isinstance(value, dict):
+        return {key: unlinked(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [unlinked(item) for item in value]
+    return value
+
+
 def execute(spec: MethodSpec[Any, Any], params: dict[str, Any], progress: Progress, memory_mb: int | None = None,
             max_result_mb: int = 64) -> Outcome:
     """Run the method through `run_method` and package the outcome; never raises."""
     try:
         run = run_method(spec, params, progress)
-        figures = {name: json.loads(fig.to_json()) for name, fig in run.figures.items()}
+        figures = {name: unlinked(json.loads(fig.to_json())) for name, fig in run.figures.items()}
         artifacts = {name: (a.media_type, a.content) for name, a in run.artifacts.items()}
         verdict = run.verdict
         outcome = Outcome(Ending.SUCCEEDED, result=run.result.model_dump(mode="json"),
                           metrics=dict(run.result.metrics()), figures=figures, artifacts=artifacts,
-                          verdict={"label": verdict.label[:64], "tone": verdict.tone, "detail": verdict.detail[:500]})
+                          verdict={"label": _printable(verdict.label)[:64], "tone": verdict.tone,
+                                   "detail": _printable(verdict.detail)[:500]})
     except Cancelled:
         return Outcome.cancelled()
     except MethodInputError as exc:
