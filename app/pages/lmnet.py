@@ -1,5 +1,5 @@
-"""LMNet page: frozen pre-trained character models wired by a dense trainable edge, against a text
-pipeline and a single fine-tuned model, over label counts."""
+"""LMNet page: frozen pre-trained character models wired by a dense trainable edge, against a text pipeline,
+a fine-tuned node and parameter-matched LoRA, over label counts and seeds."""
 
 from __future__ import annotations
 
@@ -10,61 +10,60 @@ import streamlit as st
 from app.components import (
     JobView,
     example_picker,
-    mark,
+    format_number,
     method_page,
     param_widget,
     show_figures,
-    show_metrics,
     table,
 )
 
 NAME = "lmnet"
-LABELS = {"dense": "LMNet (dense edge)", "text": "Text pipeline", "single": "Single fine-tuned model"}
+LABELS = {"dense": "LMNet (dense edge)", "text": "Text pipeline", "single": "Fine-tuned node A (all weights)",
+          "lora": "LoRA on node B (parameter-matched)"}
 
 
 def controls() -> dict[str, Any]:
     example_picker(NAME)
     left, right = st.columns(2)
     with left:
-        labels = param_widget(NAME, "labels", label="Label counts (labelled training words)")
-        epochs = param_widget(NAME, "epochs", label="Epochs (passes over the labels)")
+        values = {"labels": param_widget(NAME, "labels"), "steps": param_widget(NAME, "steps")}
     with right:
-        seed = param_widget(NAME, "seed", label="Seed", widget="number")
-    st.caption("Defaults take about 25 s on one core; the examples state their times. "
-               "3 x epochs x ceil(labels / 32), summed over the label counts, is capped at 6,000 steps.")
-    return {"labels": labels, "epochs": epochs, "seed": seed}
+        values["mark_probability"] = param_widget(NAME, "mark_probability")
+        values["seeds"] = param_widget(NAME, "seeds")
+        values["seed"] = param_widget(NAME, "seed", widget="number")
+    st.caption("4 variants x label counts x steps x seeds is capped at 40,000 optimiser steps.")
+    return values
+
+
+def _counts(counts: list[int]) -> str:
+    return ", ".join(str(c) for c in counts) if counts else "none of the counts run"
 
 
 def render(job: JobView) -> None:
-    result = job.result
-    st.subheader("Test exact match by label count")
-    table(
-        [
-            {"labels": row["labels"], **{LABELS[k]: f"{100 * row[k]:.1f}%" for k in ("dense", "text", "single")}}
-            for row in result["rows"]
-        ],
-        caption=f"Exact match = whole word right, on {result['test_words']} fresh test words. A text interface "
-        f"can get at most the words without marks right: {100 * result['text_ceiling']:.1f}% here.",
-    )
-    g = result["gradients"]
-    st.subheader("Gradient flow (dense network, one backward pass after training)")
-    table(
-        [
-            {"check": f"every edge tensor gets a nonzero gradient ({g['edge_tensors']} tensors)",
-             "holds": mark(g["edges_nonzero"])},
-            {"check": f"no frozen-node tensor gets a nonzero gradient ({g['frozen_tensors']} tensors)",
-             "holds": mark(not g["frozen_nonzero"])},
-            {"check": "no frozen-node tensor requires a gradient", "holds": mark(g["frozen_requires_grad"] == 0)},
-        ]
-    )
-    params = result["trainable_parameters"]
-    st.markdown(
-        "**Trainable parameters**: "
-        + "; ".join(f"{LABELS.get(k, k)}: {v:,}" for k, v in params.items())
-        + f". Frozen nodes: {result['frozen_parameters']:,}."
-    )
+    r = job.result
+    st.subheader("Test exact match by label count (mean ± sd over seeds)")
+    table([{"labels": row["labels"],
+            **{LABELS[k]: f"{format_number(100 * row['mean'][k], 3)} ± {format_number(100 * row['sd'][k], 2)}%"
+               for k in r["variants"]},
+            "text pipeline untrained": f"{format_number(100 * row['text_untrained'], 3)}%"} for row in r["rows"]],
+          caption=f"Exact match = whole word right, on {r['test_words']} fresh test words per seed. A text interface "
+                  f"can get at most the words without marks right: {format_number(100 * r['text_ceiling'], 3)}% here.")
+    seeds = len(r["seeds_run"])
+    every = "the seed" if seeds == 1 else f"every one of {seeds} seeds"
+    st.markdown(f"**Label counts where LMNet is ahead on {every}**: of both fine-tuned models: "
+                f"{_counts(r['dense_beats_fine_tuning'])}; of the text pipeline: {_counts(r['dense_beats_text'])}.")
+    standing = r.get("standing")
+    if standing:
+        st.markdown(f"**Standing on {standing['metric']}** (mean over seeds): " + "; ".join(
+            f"{standing['labels'].get(k, k)} {format_number(v, 3)}" for k, v in standing["scores"].items()) + ".")
+    params = r["trainable_parameters"]
+    st.markdown("**Trainable parameters**: " + "; ".join(f"{LABELS.get(k, k)}: {v:,}" for k, v in params.items())
+                + f" (LoRA rank {r['lora_rank']}). Frozen nodes: {r['frozen_parameters']:,}.")
     show_figures(job, ["exact_match", "parameters"])
-    show_metrics(job)
+    with st.expander("Per seed"):
+        table([{"seed": row["seed"], "labels": row["labels"],
+                **{LABELS[k]: format_number(100 * row["scores"][k], 3) for k in r["variants"]}}
+               for row in r["per_seed"]])
 
 
 method_page(NAME, controls=controls, render=render)

@@ -6,7 +6,9 @@
 - Text pipeline: A decodes greedily (argmax per position) to text, B re-embeds that text, a
   trainable edge of the same shape sits between B's embedding and B's blocks (the only place a
   text pipeline can be trained from the end-task loss: no gradient crosses the argmax).
-- Single: a copy of node B with every weight fine-tuned on the task.
+- Single: a copy of one node with every weight fine-tuned on the task.
+- LoRA: a copy of node B, frozen, with low-rank adapters (Hu et al. 2022) on every linear map of its
+  blocks, the rank chosen so the adapters have about as many parameters as LMNet's edge.
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ from torch import nn
 from models.common.tiny import Block, TinyTransformer
 from models.lmnet.nodes import DIM, HEADS, seeded_module
 
-__all__ = ["DenseNetwork", "Edge", "SingleModel", "TextPipeline", "gradient_report", "trainable_parameters"]
+__all__ = ["DenseNetwork", "Edge", "LoRALinear", "LoRAModel", "SingleModel", "TextPipeline", "gradient_report",
+           "lora_rank_matching", "trainable_parameters"]
 
 
 class Edge(nn.Module):
@@ -96,6 +99,61 @@ class SingleModel(nn.Module):
         self.model = copy.deepcopy(node)
         for p in self.model.parameters():
             p.requires_grad_(True)
+
+    def forward(self, tokens: torch.Tensor) -> torch.Tensor:
+        return self.model(tokens)  # type: ignore[no-any-return]
+
+
+class LoRALinear(nn.Module):
+    """A frozen linear map plus a trainable low-rank update: W x + (B A) x, with B = 0 at the start."""
+
+    def __init__(self, base: nn.Linear, rank: int) -> None:
+        super().__init__()
+        self.base = base
+        for p in base.parameters():
+            p.requires_grad_(False)
+        self.down = nn.Parameter(torch.randn(rank, base.in_features) / base.in_features ** 0.5)
+        self.up = nn.Parameter(torch.zeros(base.out_features, rank))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.base(x) + (x @ self.down.T) @ self.up.T
+
+
+def _block_linears(node: TinyTransformer) -> list[tuple[nn.Module, str, nn.Linear]]:
+    """(parent, attribute, linear) for every linear map inside the node's blocks."""
+    found: list[tuple[nn.Module, str, nn.Linear]] = []
+    for block in node.blocks:
+        assert isinstance(block, Block)
+        found += [(block.attn, "qkv", block.attn.qkv), (block.attn, "out", block.attn.out)]
+        for index in ("0", "2"):
+            linear = block.mlp[int(index)]
+            assert isinstance(linear, nn.Linear)
+            found.append((block.mlp, index, linear))
+    return found
+
+
+def lora_rank_matching(node: TinyTransformer, parameters: int) -> int:
+    """The LoRA rank whose adapters on the node's blocks have about `parameters` parameters."""
+    per_rank = sum(lin.in_features + lin.out_features for _, _, lin in _block_linears(node))
+    return max(1, round(parameters / per_rank))
+
+
+class LoRAModel(nn.Module):
+    """A frozen copy of a node with LoRA adapters of `rank` on every linear map of its blocks."""
+
+    def __init__(self, node: TinyTransformer, rank: int, seed: int) -> None:
+        super().__init__()
+        self.model = copy.deepcopy(node)
+        for p in self.model.parameters():
+            p.requires_grad_(False)
+        with torch.random.fork_rng(devices=[]):
+            torch.manual_seed(seed)
+            for parent, name, linear in _block_linears(self.model):
+                adapter = LoRALinear(linear, rank).to(linear.weight.device)
+                if isinstance(parent, nn.Sequential):
+                    parent[int(name)] = adapter
+                else:
+                    setattr(parent, name, adapter)
 
     def forward(self, tokens: torch.Tensor) -> torch.Tensor:
         return self.model(tokens)  # type: ignore[no-any-return]

@@ -1,123 +1,98 @@
-"""One LMNet run: load the frozen nodes, train dense / text / single variants at each label count."""
+"""An LMNet run over seeds: every variant at every label count, then the claims."""
 
 from __future__ import annotations
 
-import math
+import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Sequence
 
-import numpy as np
-import torch
-import torch.nn.functional as F
-
+from models.common.claims import Measurement, Standing, evaluate_claims, run_seeds, seed_values
 from models.common.contract import MethodInputError, Progress
 from models.common.device import torch_device
 from models.common.progress import MonotoneProgress
-from models.common.tiny import train_budgeted
-from models.lmnet.languages import BASE, WORD_LENGTH, composed_target, random_words
-from models.lmnet.network import (
-    DenseNetwork,
-    SingleModel,
-    TextPipeline,
-    gradient_report,
-    trainable_parameters,
-)
-from models.lmnet.nodes import VOCAB, load_nodes
+from models.lmnet.claims import CLAIMS, TEXT_SLACK
+from models.lmnet.experiment import TEST_WORDS, VARIANTS, SeedOutcome, run_seed
+from models.lmnet.nodes import load_nodes
 from models.lmnet.params import Params
-from models.lmnet.result import Gradients, LabelRow, Result
+from models.lmnet.result import LABELS, LabelRow, Result, SeedRow
 
-__all__ = ["BATCH", "MAX_STEPS", "TEST_WORDS", "run", "total_steps"]
+__all__ = ["MAX_STEPS", "run", "total_steps"]
 
-BATCH = 32
-TEST_WORDS = 500
-MAX_STEPS = 6000  # optimiser steps of one run, all variants and label counts together
-LEARNING_RATE = 3e-3
+MAX_STEPS = 40_000  # optimiser steps of one run: variants x label counts x steps x seeds
 
 
 def total_steps(params: Params) -> int:
-    return 3 * sum(params.epochs * math.ceil(n / BATCH) for n in params.labels)
+    return len(VARIANTS) * len(set(params.labels)) * params.steps * params.seeds
 
 
-def _exact_match(logits: torch.Tensor, target: torch.Tensor) -> float:
-    return float((logits.argmax(-1) == target).all(dim=1).float().mean())
+def _gradients_ok(g: dict[str, bool | int]) -> bool:
+    return bool(g["edges_nonzero"]) and not g["frozen_nonzero"] and g["frozen_requires_grad"] == 0
 
 
-def _train(module: torch.nn.Module, head: Callable[[torch.Tensor], torch.Tensor], inputs: torch.Tensor,
-           target: torch.Tensor, *, epochs: int, rng: np.random.Generator, progress: Progress, label: str) -> None:
-    """Adam on the trainable part of `module`, `epochs` shuffled passes in batches of BATCH."""
-    n = len(target)
-    per_epoch = math.ceil(n / BATCH)
-    batches: list[np.ndarray] = []
+def _claims(outcomes: Sequence[SeedOutcome]) -> dict[str, list[Measurement]]:
+    fewest, most = min(outcomes[0].scores), max(outcomes[0].scores)
+    efficiency, text, gradients = [], [], []
+    for o in outcomes:
+        low = o.scores[fewest]
+        efficiency.append(Measurement(100 * (low["dense"] - max(low["single"], low["lora"])),
+                                      floor_ok=low["dense"] > 0, note=f"{fewest} labels"))
+        high = o.scores[most]
+        text.append(Measurement(100 * (high["dense"] - high["text"]),
+                                floor_ok=high["text"] >= o.text_untrained[most] - TEXT_SLACK,
+                                note=f"{most} labels; text untrained {100 * o.text_untrained[most]:.1f}%"))
+        gradients.append(Measurement(1.0 if _gradients_ok(o.gradients) else 0.0))
+    return {"efficiency": efficiency, "text": text, "gradients": gradients}
 
-    def loss_of_step(_: int) -> torch.Tensor:
-        if not batches:
-            batches.extend(reversed(np.array_split(rng.permutation(n), per_epoch)))
-        idx = torch.as_tensor(batches.pop(), device=target.device)
-        return F.cross_entropy(head(inputs[idx]).flatten(0, 1), target[idx].flatten())
 
-    def report(fraction: float, message: str = "") -> None:
-        progress(fraction, f"{label}: {message}")
+def _rows(outcomes: Sequence[SeedOutcome]) -> list[LabelRow]:
+    rows = []
+    for n in sorted(outcomes[0].scores):
+        values = {v: [o.scores[n][v] for o in outcomes] for v in VARIANTS}
+        rows.append(LabelRow(labels=n, mean={v: statistics.fmean(x) for v, x in values.items()},
+                             sd={v: statistics.stdev(x) if len(x) > 1 else 0.0 for v, x in values.items()},
+                             text_untrained=statistics.fmean(o.text_untrained[n] for o in outcomes)))
+    return rows
 
-    train_budgeted(module, loss_of_step, max_steps=epochs * per_epoch, lr=LEARNING_RATE, progress=report,
-                   report_every=per_epoch)
+
+def _counts_won(outcomes: Sequence[SeedOutcome], rivals: Sequence[str]) -> list[int]:
+    """Label counts at which LMNet scores above every one of `rivals` on every seed."""
+    return [n for n in sorted(outcomes[0].scores)
+            if all(o.scores[n]["dense"] > max(o.scores[n][v] for v in rivals) for o in outcomes)]
+
+
+def _standing(outcomes: Sequence[SeedOutcome]) -> Standing:
+    """Every variant on the paper's quantity, exact match from the fewest labels (mean over seeds, %)."""
+    fewest = min(outcomes[0].scores)
+    return Standing(metric=f"test exact match from {fewest} labels (%)", lower_is_better=False, method="dense",
+                    scores={v: 100 * statistics.fmean(o.scores[fewest][v] for o in outcomes) for v in VARIANTS},
+                    labels=dict(LABELS))
 
 
 def run(params: Params, progress: Progress) -> Result:
     steps = total_steps(params)
     if steps > MAX_STEPS:
-        raise MethodInputError(f"labels x epochs: {steps} optimiser steps (3 x epochs x ceil(labels / {BATCH}) "
-                               f"summed) is above the limit {MAX_STEPS}")
+        raise MethodInputError(f"steps x label counts x seeds: {steps} optimiser steps ({len(VARIANTS)} variants x "
+                               f"{len(set(params.labels))} counts x {params.steps} steps x {params.seeds} seeds) is "
+                               f"above the limit {MAX_STEPS}")
     start = time.perf_counter()
     report = MonotoneProgress(progress)
     device = torch_device()
     nodes = load_nodes(device)
-    a, b = nodes["translator"], nodes["reverser"]
-    test = random_words(TEST_WORDS, np.random.default_rng([params.seed, 1]))
-    x_test = VOCAB.encode(test, WORD_LENGTH).to(device)
-    y_test = VOCAB.encode([composed_target(w) for w in test], WORD_LENGTH).to(device)
-    unmarked = float(np.mean([all(ch in BASE for ch in w) for w in test]))
-
-    rows: list[LabelRow] = []
-    gradients: Gradients | None = None
-    parameters: dict[str, int] = {}
-    done = 0
-    for k, n in enumerate(params.labels):
-        words = random_words(n, np.random.default_rng([params.seed, 2, k]))
-        x = VOCAB.encode(words, WORD_LENGTH).to(device)
-        y = VOCAB.encode([composed_target(w) for w in words], WORD_LENGTH).to(device)
-        dense = DenseNetwork(a, b, seed=params.seed)
-        text = TextPipeline(a, b, seed=params.seed)
-        single = SingleModel(b)
-        with torch.no_grad():  # A sits before every trainable part: its outputs are computed once
-            a_hidden, a_hidden_test = dense.node_a(x), dense.node_a(x_test)
-            a_text, a_text_test = text.node_a_text(x), text.node_a_text(x_test)
-        variants: dict[str, tuple[torch.nn.Module, Callable[[torch.Tensor], torch.Tensor], torch.Tensor,
-                                  torch.Tensor]] = {
-            "dense": (dense, dense.from_a, a_hidden, a_hidden_test),
-            "text": (text, text.from_text, a_text, a_text_test),
-            "single": (single, single, x, x_test),
-        }
-        scores: dict[str, float] = {}
-        for name, (module, head, inputs, test_inputs) in variants.items():
-            max_steps = params.epochs * math.ceil(n / BATCH)
-            stage = report.stage(done / steps, (done + max_steps) / steps)
-            _train(module, head, inputs, y, epochs=params.epochs, rng=np.random.default_rng([params.seed, 3, k]),
-                   progress=stage, label=f"{n} labels, {name}")
-            done += max_steps
-            with torch.no_grad():
-                scores[name] = _exact_match(head(test_inputs), y_test)
-            parameters[name] = trainable_parameters(module)
-        rows.append(LabelRow(labels=n, dense=scores["dense"], text=scores["text"], single=scores["single"]))
-        if gradients is None or n == 200:
-            probe = dense(x[:BATCH])  # tokens in: the whole network, node A included
-            g = gradient_report(dense, F.cross_entropy(probe.flatten(0, 1), y[:BATCH].flatten()))
-            gradients = Gradients(labels=n, edges_nonzero=bool(g["edges_nonzero"]),
-                                  frozen_nonzero=bool(g["frozen_nonzero"]),
-                                  frozen_requires_grad=int(g["frozen_requires_grad"]),
-                                  edge_tensors=int(g["edge_tensors"]), frozen_tensors=int(g["frozen_tensors"]))
-    assert gradients is not None
+    seeds = seed_values(params.seed, params.seeds)
+    outcomes = run_seeds(seeds, lambda seed, stage: run_seed(
+        seed, params.labels, steps=params.steps, mark_probability=params.mark_probability, nodes=nodes,
+        device=device, progress=MonotoneProgress(stage)), report)
     report(1.0, "done")
-    frozen = sum(p.numel() for p in a.parameters()) + sum(p.numel() for p in b.parameters())
-    return Result(rows=rows, gradients=gradients, trainable_parameters=parameters, frozen_parameters=frozen,
-                  text_ceiling=unmarked, test_words=TEST_WORDS, epochs=params.epochs, device=device,
-                  seconds=time.perf_counter() - start)
+    last = outcomes[-1]
+    frozen = sum(p.numel() for node in nodes.values() for p in node.parameters())
+    return Result(
+        claims=evaluate_claims(CLAIMS, _claims(outcomes), seeds), standing=_standing(outcomes),
+        variants=list(VARIANTS), rows=_rows(outcomes),
+        dense_beats_fine_tuning=_counts_won(outcomes, ("single", "lora")), dense_beats_text=_counts_won(outcomes, ("text",)),
+        per_seed=[SeedRow(seed=o.seed, labels=n, scores=o.scores[n], text_untrained=o.text_untrained[n])
+                  for o in outcomes for n in sorted(o.scores)],
+        gradients={k: int(v) for k, v in last.gradients.items()}, trainable_parameters=last.parameters,
+        lora_rank=last.lora_rank, frozen_parameters=frozen,
+        text_ceiling=statistics.fmean(o.text_ceiling for o in outcomes), test_words=TEST_WORDS, steps=params.steps,
+        mark_probability=params.mark_probability, seeds_run=seeds, device=device,
+        seconds=time.perf_counter() - start)
