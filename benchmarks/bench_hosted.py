@@ -252,7 +252,7 @@ def run_store(label: str, database_url: str, data_dir: str, users: int, seconds:
         errors.update(result["errors"])
     requests = sum(len(values) for values in latency.values())
     lost = sum(count for how, count in ended.items() if how != "succeeded")
-    figures = {
+    figures: dict[str, Any] = {
         "store": label, "users": users, "seconds": seconds, "requests": requests,
         "requests_per_s": round(requests / elapsed, 1), "load_avg": [round(load_before, 1), round(load_after, 1)],
         "latency_ms": {kind: {"n": len(v), "p50": percentile(v, 0.5), "p95": percentile(v, 0.95),
