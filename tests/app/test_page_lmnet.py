@@ -21,7 +21,7 @@ def test_a_short_run_shows_claims_the_table_and_figures(live_backend: str) -> No
     at = _page()
     assert at.text_input(key=f"{NAME}.labels").value == "50, 200"
     at.text_input(key=f"{NAME}.labels").set_value("20")
-    at.slider(key=f"{NAME}.steps").set_value(20)
+    at.number_input(key=f"{NAME}.steps").set_value(20)
     at = click_run(at)
     assert not at.exception
     assert "Finished" in page_text(at)
@@ -31,6 +31,10 @@ def test_a_short_run_shows_claims_the_table_and_figures(live_backend: str) -> No
     claims = next(df.value for df in at.dataframe if "Claim" in df.value.columns)
     assert len(claims) == 3
     assert len(at.get("plotly_chart")) == 2
+    text = page_text(at)
+    assert "Label counts where LMNet is ahead on the seed" in text
+    assert "Standing on test exact match from 20 labels (%)" in text
+    assert "None" not in text and "nan" not in text
 
 
 def test_example_picker_fills_the_controls(live_backend: str) -> None:
@@ -46,7 +50,7 @@ def test_example_picker_fills_the_controls(live_backend: str) -> None:
 def test_too_much_work_is_refused_with_the_limit(live_backend: str) -> None:
     at = _page()
     at.text_input(key=f"{NAME}.labels").set_value("100, 200, 300, 400, 500")
-    at.slider(key=f"{NAME}.steps").set_value(2000)
+    at.number_input(key=f"{NAME}.steps").set_value(2000)
     at.slider(key=f"{NAME}.seeds").set_value(2)
     at = click_run(at)
     assert not at.exception
