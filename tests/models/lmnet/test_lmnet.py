@@ -71,10 +71,23 @@ def test_gradients_reach_the_edge_through_frozen_node_and_not_the_nodes(nodes):
     assert all(p.grad is None for p in list(a.parameters()) + list(b.parameters()))
 
 
-def test_no_gradient_crosses_the_text_interface(nodes):
-    text = TextPipeline(nodes["translator"], nodes["reverser"], seed=0)
-    x = VOCAB.encode(random_words(4, np.random.default_rng(3)), WORD_LENGTH)
-    assert not text.node_a_text(x).requires_grad
+def _node_a_gets_a_gradient(build, nodes) -> bool:
+    """Whether the end-task loss of `build(A, B)` reaches node A, with A's weights made trainable."""
+    import copy
+
+    a = copy.deepcopy(nodes["translator"])
+    for p in a.parameters():
+        p.requires_grad_(True)
+    net = build(a, nodes["reverser"])
+    words = random_words(8, np.random.default_rng(3))
+    x, y = VOCAB.encode(words, WORD_LENGTH), VOCAB.encode([composed_target(w) for w in words], WORD_LENGTH)
+    F.cross_entropy(net(x).flatten(0, 1), y.flatten()).backward()
+    return any(p.grad is not None and bool(p.grad.abs().sum() > 0) for p in a.parameters())
+
+
+def test_no_gradient_crosses_the_text_interface_while_the_dense_one_carries_it(nodes):
+    assert not _node_a_gets_a_gradient(lambda a, b: TextPipeline(a, b, seed=0), nodes)
+    assert _node_a_gets_a_gradient(lambda a, b: DenseNetwork(a, b, seed=0), nodes)  # the check can see a gradient
 
 
 def test_same_seed_same_numbers():
@@ -102,15 +115,21 @@ def test_output_keys_parameters_and_claims():
 
 
 def test_early_stopping_never_keeps_a_checkpoint_worse_than_step_0_on_held_out_words(nodes):
-    from models.lmnet.train import split_labels, train_early_stopped
+    from models.lmnet.train import exact_match, split_labels, train_early_stopped
 
     text = TextPipeline(nodes["translator"], nodes["reverser"], seed=0)
     words = random_words(40, np.random.default_rng(4))
     x = text.node_a_text(VOCAB.encode(words, WORD_LENGTH))
     y = VOCAB.encode([composed_target(w) for w in words], WORD_LENGTH)
+    start = [p.detach().clone() for p in text.edge.parameters()]
     out = train_early_stopped(text, text.from_text, x, y, split_labels(40), steps=50, lr=0.05,
                               rng=np.random.default_rng(0), progress=lambda f, m="": None)
     assert out.best_held_out >= out.untrained_held_out
+    held = split_labels(40).held_out
+    with torch.no_grad():  # the weights of the kept checkpoint are the ones left in the module
+        assert exact_match(text.from_text(x[held]), y[held]) == out.best_held_out
+    if out.best_step == 0:  # training only hurt (lr 0.05 is far too large): the untrained edge is restored
+        assert all(torch.equal(p, q) for p, q in zip(text.edge.parameters(), start, strict=True))
 
 
 def test_lora_starts_as_the_frozen_node_and_trains_only_adapters(nodes):
