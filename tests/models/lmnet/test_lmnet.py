@@ -198,3 +198,12 @@ def test_a_text_pipeline_ahead_at_few_labels_keeps_the_verdict_from_green():
     assert _counts_won(outcomes, ("single", "lora")) == [50]
     ahead = [_outcome(s, {50: {**few, "text": 0.1}, 200: many}) for s in (0, 1, 2)]
     assert claims_verdict(evaluate_claims(CLAIMS, _claims(ahead), [0, 1, 2]), _standing(ahead)).tone == "success"
+
+
+def test_one_label_count_draws_points_not_a_one_point_line():
+    from models.lmnet.figures import figures
+
+    one = figures(run(Params(labels=[20], steps=10), no_progress))["exact_match"]
+    assert all(trace.mode == "markers" for trace in one.data)
+    two = figures(run(Params(labels=[20, 30], steps=10), no_progress))["exact_match"]
+    assert all(trace.mode == "lines+markers" for trace in two.data)
