@@ -65,7 +65,9 @@ steps fine-tuned A reached 99% and LoRA 100% against LMNet's 95% (seed 0).
 **But LMNet does not beat the plain text pipeline at few labels**: A's text piped into B, untrained,
 already gets every unmarked word right (22.2/27.6/23.8% of the test words), which is more than LMNet
 learns from 25 or 50 labels on every seed; LMNet passes it from 100 labels on. So the verdict is not
-green when the fewest count run is below 100. The dense-vs-text gap is made by the marks (A's text drops
+green when the fewest count run is below 100. (A scratch trial of an edge warm-started to imitate the text,
+a least-squares map from A's dense output to B's embedding of A's text, starts at the text score but stays
+there: 20.0-27.2% at 25, 50 and 100 labels, seeds 0-2; it is not used.) The dense-vs-text gap is made by the marks (A's text drops
 them), so it is set by the mark probability: at mark probability 0 the untrained text
 pipeline scores 100% and LMNet 94.6-100% (3 seeds, 50 and 200 labels), so the text claim fails there.
 The gap grows with the marks: at 200 labels (300 steps), LMNet - text pipeline (mean of 3 seeds) is -0.5 points at
