@@ -81,8 +81,9 @@ values of its variables that satisfy the hypotheses** (over all reals when there
 Scaled down here: at most 12 variables, degree 12, Gram blocks of 100, a time budget per job; the
 paper's LLM is optional (off unless the server has an endpoint).
 
-Zuo, Zhao, He, Yang, Wang. *From LLM-Generated Conjectures to Lean Formalizations: Automated Polynomial
-Inequality Proving via SOS Certificates.* ICML 2026, arXiv 2605.15445.
+Ruobing Zuo, Hanrui Zhao, Gaolei He, Zhengfeng Yang, Jianlin Wang. *From LLM-Generated Conjectures to Lean
+Formalizations: Automated Polynomial Inequality Proving via Sum-of-Squares Certificates.* ICML 2026,
+arXiv 2605.15445.
 """
 
 SPEC = MethodSpec(
@@ -90,8 +91,8 @@ SPEC = MethodSpec(
     nav_title="Inequality prover",
     title="Polynomial inequality prover (NSPI)",
     paper=Paper(
-        title="From LLM-Generated Conjectures to Lean Formalizations: Automated Polynomial Inequality Proving via SOS Certificates",
-        authors="Zuo, Zhao, He, Yang, Wang",
+        title="From LLM-Generated Conjectures to Lean Formalizations: Automated Polynomial Inequality Proving via Sum-of-Squares Certificates",
+        authors="Ruobing Zuo, Hanrui Zhao, Gaolei He, Zhengfeng Yang, Jianlin Wang",
         url="https://arxiv.org/abs/2605.15445",
     ),
     summary=(
