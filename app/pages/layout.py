@@ -14,6 +14,7 @@ from app.components import (
     JobView,
     example_picker,
     examples,
+    field_schema,
     format_number,
     mark,
     method_page,
@@ -24,6 +25,7 @@ from app.components import (
     show_metrics,
     table,
 )
+from app.components.widgets import bound_problem
 
 NAME = "layout"
 RELATION_TYPES = ["against_wall", "left_of", "right_of", "in_front_of", "behind", "west_of", "east_of", "south_of",
@@ -103,13 +105,23 @@ def _scene_from_tables(objects: pd.DataFrame, relations: pd.DataFrame, openings:
             "relations": _rows(relations, RELATION_COLUMNS, "type"), "openings": _rows(openings, OPENING_COLUMNS, "name")}
 
 
+def _bounded_number(label: str, field: str, key: str, **kwargs: Any) -> Any:
+    """A number input whose bounds come from the params schema (`field`, dotted) and are checked by the kit:
+    an out-of-range entry is reported under the control and keeps the page from submitting (no min/max on the
+    widget, which would silently keep the previous value)."""
+    value = st.number_input(label, key=key, **kwargs)
+    problem = bound_problem(field_schema(NAME, field), value, label)
+    if problem:
+        report_input_error(problem)
+    return value
+
+
 def _tables() -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """The room and the object, relation and door/window tables (edited in place)."""
     cols = st.columns(3)
     for col, (field, key) in zip(cols, ROOM_KEYS.items(), strict=True):
         with col:
-            st.number_input(f"Room {field} (m)", min_value=0.5, max_value=30.0 if field != "height" else 10.0,
-                            step=0.1, key=key, format="%g",
+            _bounded_number(f"Room {field} (m)", f"scene.room.{field}", key, step=0.1, format="%g",
                             help={"width": "x, west to east", "depth": "y, south to north", "height": "ceiling"}[field])
     number = st.column_config.NumberColumn
     objects = st.data_editor(
@@ -174,9 +186,9 @@ def controls() -> dict[str, Any]:
     if generated:
         left, right = st.columns(2)
         with left:
-            seed = st.number_input("Scene seed", min_value=0, max_value=10**6, step=1, key=RANDOM_SEED_KEY)
+            seed = _bounded_number("Scene seed", "random.seed", RANDOM_SEED_KEY, step=1)
         with right:
-            count = st.number_input("Objects", min_value=2, max_value=40, step=1, key=RANDOM_OBJECTS_KEY)
+            count = _bounded_number("Objects", "random.objects", RANDOM_OBJECTS_KEY, step=1)
         params["random"] = {"seed": int(seed), "objects": int(count)}
         st.caption("Objects are placed without collision first; only relations that hold in that layout are kept.")
     else:

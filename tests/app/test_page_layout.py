@@ -74,6 +74,20 @@ def test_a_generated_scene_runs_and_says_so(live_backend: str) -> None:
     assert "Generated scene" in page_text(at)
 
 
+def test_out_of_range_room_and_object_count_are_refused_by_name(live_backend: str) -> None:
+    at = _page()
+    at.number_input(key=f"{NAME}.room_width").set_value(0.2)
+    at = click_run(at)
+    assert not at.exception
+    assert "Room width (m): 0.2 is below the minimum of 0.5" in page_text(at)
+    at.number_input(key=f"{NAME}.room_width").set_value(6.0)
+    at.toggle(key=f"{NAME}._random").set_value(True)
+    at.run()
+    at.number_input(key=f"{NAME}._random_objects").set_value(41)
+    at = click_run(at)
+    assert "Objects: 41 is above the maximum of 40" in page_text(at)
+
+
 def test_the_ablation_example_loads_its_settings(live_backend: str) -> None:
     at = _page()
     picker = at.selectbox(key=f"{NAME}._example")
