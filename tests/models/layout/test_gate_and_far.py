@@ -82,3 +82,23 @@ def test_claims_are_measured_on_every_seed_of_a_generated_scene() -> None:
     assert all(len(c.seeds) == 2 for c in claims.values())
     if result.status == "ok":
         assert claims["sound"].holds == "held" and claims["feasible"].holds in ("held", "partial")
+
+
+FAR_CASES = [  # (object a, object b, room): far (gap >= the far threshold) cannot fit in any of these rooms
+    (("sofa", 2.0, 0.9, 0.8), ("shelf", 1.0, 0.3, 1.8), (2.5, 2.5, 2.6)),
+    (("desk", 1.2, 0.6, 0.8), ("lamp", 0.3, 0.3, 1.5), (2.0, 1.8, 2.6)),
+    (("bed", 1.6, 2.0, 0.5), ("chair", 0.5, 0.5, 0.9), (2.4, 2.6, 2.6)),
+]
+
+
+@pytest.mark.parametrize("a,b,room", FAR_CASES)
+def test_far_in_a_room_too_small_is_a_named_contradiction_on_each_seed_run_alone(
+        a: tuple[str, float, float, float], b: tuple[str, float, float, float],
+        room: tuple[float, float, float]) -> None:
+    from models.layout.run import run as run_once
+
+    s = scene(boxes(a, b), [rel("far", a[0], b[0])], room=room)
+    for seed in range(5):
+        result = run_once(Params(scene=s, seed=seed), no_progress)
+        assert result.status == "contradiction", (seed, result.status, result.message)
+        assert result.conflicts == [[0]] and "too small" in result.conflict_reasons[0], (seed, result.conflict_reasons)
