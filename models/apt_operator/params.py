@@ -1,4 +1,4 @@
-"""Parameters of an APT-operator run: the evaluation mesh, the test draw, and (optionally) retraining."""
+"""Parameters of an APT-operator run: the evaluation mesh, the test draws, seeds, and (optionally) retraining."""
 
 from __future__ import annotations
 
@@ -6,24 +6,33 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from models.common.claims import seeds_field
+
 __all__ = ["Params"]
+
+MESHES = {"adaptive": "Adaptive point set (448 points, refined near wells)", "regular": "Regular 32 x 32 grid"}
 
 
 class Params(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     mesh: Literal["regular", "adaptive"] = Field(
-        default="adaptive",
-        description="Mesh the headline relative L2 errors are measured on: the regular 32 x 32 grid, or the "
-        "adaptively refined point set (16 x 16 base, 64 cells near wells and steep gradients split in four: 448 points).",
+        default="adaptive", title="Evaluation mesh", json_schema_extra={"choices": dict(MESHES)},
+        description="Mesh the claims are judged on: the regular 32 x 32 grid, or the adaptively refined point set "
+        "(16 x 16 base, 64 cells near wells and steep gradients split in four: 448 points).",
     )
-    test_samples: int = Field(default=24, ge=4, le=64, description="Test media drawn (and solved) for this run.")
-    seed: int = Field(default=0, ge=0, le=100_000, description="Seed of the test draw (and of training when retraining).")
+    test_samples: int = Field(default=24, ge=4, le=64, title="Test media",
+                              description="Test media drawn (and solved) per seed.")
+    seed: int = Field(default=0, ge=0, le=100_000, title="Base seed",
+                      description="Base seed of the test draws (and of training when retraining); seed k uses seed + k.")
+    seeds: int = seeds_field(default=1, maximum=5)
     retrain: bool = Field(
-        default=False,
-        description="Train all four models from scratch in this job (minutes); off: use the shipped checkpoint.",
+        default=False, title="Retrain in this job",
+        description="Train all five models from scratch for every seed in this job (minutes); off: the shipped checkpoint.",
     )
     train_samples: int = Field(
-        default=64, ge=8, le=160, description="Training media (each on both meshes) when retraining."
+        default=32, ge=8, le=160, title="Training media (when retraining)",
+        description="Training media (each on both meshes) when retraining.",
     )
-    epochs: int = Field(default=8, ge=1, le=20, description="Training epochs per model when retraining.")
+    epochs: int = Field(default=4, ge=1, le=20, title="Epochs (when retraining)",
+                        description="Passes over both meshes when retraining; every model takes the same number of steps.")

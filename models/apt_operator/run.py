@@ -1,21 +1,26 @@
-"""Run: draw and solve test media, load (or retrain) the models, measure errors, super-resolution and timings."""
+"""Run: per seed, draw and solve test media, load (or retrain) the models, measure the claims on the chosen mesh."""
 
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 
 import numpy as np
 import torch
 
-from models.apt_operator.data import TEST_STREAM, TRAIN_STREAM, MeshSample, make_set
+from models.apt_operator.claims import CLAIMS, measure
+from models.apt_operator.data import TEST_STREAM, TRAIN_STREAM, MeshSample, SampleSet, make_set
 from models.apt_operator.params import Params
 from models.apt_operator.result import (
+    LABELS,
     LossCurves,
     MeshErrors,
     ParameterCounts,
     Result,
     SampleView,
+    SeedSummary,
     SuperResolution,
+    Transfer,
 )
 from models.apt_operator.train import (
     PRESSURE_SCALE,
@@ -30,6 +35,7 @@ from models.apt_operator.train import (
     train_all,
 )
 from models.common import torch_device
+from models.common.claims import Standing, evaluate_claims, run_seeds, seed_values
 from models.common.contract import Progress
 from models.common.progress import MonotoneProgress
 
@@ -50,58 +56,97 @@ def _mesh_errors(trained: Trained, mesh: str, samples: list[MeshSample], grids: 
         cells = torch.tensor(np.stack([s.cells for s in samples if s.cells is not None]), device=device)
         fno = torch.gather(fno, 1, cells.reshape(len(samples), -1)).reshape(cells.shape).mean(-1)
     preds["fno"] = fno
-    errors = {name: evaluate(pred, batch) for name, pred in preds.items()}
-    return MeshErrors(mesh=mesh, **{k: float(v.mean()) for k, v in errors.items()}), {
-        k: v.cpu().numpy() * PRESSURE_SCALE for k, v in preds.items()}
+    errors = {name: float(evaluate(pred, batch).mean()) for name, pred in preds.items()}
+    return MeshErrors(mesh=mesh, **errors), {k: v.cpu().numpy() * PRESSURE_SCALE for k, v in preds.items()}
+
+
+def _error(model: torch.nn.Module, inputs: list[MeshSample], device: torch.device) -> float:
+    batch = make_batch(inputs).to(device)
+    return float(evaluate(apt_predict(model, batch), batch).mean())  # type: ignore[arg-type]
+
+
+@dataclass
+class _SeedRun:
+    test: SampleSet
+    trained: Trained
+    tables: dict[str, MeshErrors]
+    predictions: dict[str, dict[str, np.ndarray]]
+    high_fused: np.ndarray
+    summary: SeedSummary
+
+
+def _one_seed(params: Params, seed: int, device: torch.device, progress: Progress) -> _SeedRun:
+    progress = MonotoneProgress(progress)
+    progress(0.0, "solving the test media")
+    test = make_set(TEST_STREAM + seed, 0, params.test_samples, True)
+    if params.retrain:
+        progress(0.05, "solving the training media")
+        data = make_set(TRAIN_STREAM + seed, 0, params.train_samples, False)
+        trained = train_all(data.regular32, data.adaptive, params.epochs, seed, device, progress.stage(0.1, 0.8))
+    else:
+        trained = load_checkpoint(device)
+    progress(0.82, "evaluating on both meshes")
+    tables, predictions = {}, {}
+    for mesh, samples in (("regular", test.regular32), ("adaptive", test.adaptive)):
+        tables[mesh], predictions[mesh] = _mesh_errors(trained, mesh, samples, test.regular32, device)
+    progress(0.9, "super-resolution: the 64 x 64 input")
+    fused = trained.apt["fused"]
+    high_batch = make_batch(test.regular64).to(device)
+    high_pred = apt_predict(fused, high_batch)
+    fno_high = fno_predict(trained.fno, fno_grid(test.regular64).to(device))
+    sr = SuperResolution(
+        same_resolution=tables["regular"].fused, higher_resolution=float(evaluate(high_pred, high_batch).mean()),
+        fno_same=tables["regular"].fno, fno_higher=float(evaluate(fno_high, high_batch).mean()))
+    progress(0.95, "mesh transfer: the model trained on regular grids only")
+    regular_only = trained.apt["fused_regular"]
+    transfer = Transfer(regular=_error(regular_only, test.regular32, device),
+                        adaptive=_error(regular_only, test.adaptive, device),
+                        finer=_error(regular_only, test.regular64, device))
+    b = make_batch(test.adaptive[:4]).to(device)
+    with torch.no_grad():
+        gate = fused.mean_gate(b.feats, b.points, b.nbr, b.nweight, b.node_area)
+    summary = SeedSummary(seed=seed, errors=tables[params.mesh], super_resolution=sr, transfer=transfer, gate=gate)
+    return _SeedRun(test, trained, tables, predictions, high_pred[0].cpu().numpy() * PRESSURE_SCALE, summary)
+
+
+def _view(first: _SeedRun, mesh: str) -> SampleView:
+    sample = (first.test.adaptive if mesh == "adaptive" else first.test.regular32)[0]
+    pred = first.predictions[mesh]
+    return SampleView(
+        mesh=mesh, x=_round(sample.points[:, 0]), y=_round(sample.points[:, 1]), area=_round(sample.area, 6),
+        log_k=_round(sample.log_k), source=_round(sample.source, 2), pressure=_round(sample.pressure),
+        fused=_round(pred["fused"][0]), local_only=_round(pred["local_only"][0]),
+        global_only=_round(pred["global_only"][0]), fno=_round(pred["fno"][0]),
+        high_truth=_round(first.test.regular64[0].pressure), high_fused=_round(first.high_fused),
+    )
 
 
 def run(params: Params, progress: Progress) -> Result:
-    progress = MonotoneProgress(progress)
     device = torch.device(torch_device())
-    progress(0.0, "solving the test media")
-    test = make_set(TEST_STREAM + params.seed, 0, params.test_samples, True)
-    solver_time = test.solver_time_s / (2 * params.test_samples)  # one 32 x 32 and one 64 x 64 solve each
-    if params.retrain:
-        progress(0.05, "solving the training media")
-        data = make_set(TRAIN_STREAM + params.seed, 0, params.train_samples, False)
-        trained = train_all(data.regular32, data.adaptive, params.epochs, params.seed, device,
-                            progress.stage(0.1, 0.85))
-    else:
-        trained = load_checkpoint(device)
-    progress(0.86, "evaluating")
-    tables = {}
-    predictions = {}
-    for mesh, samples in (("regular", test.regular32), ("adaptive", test.adaptive)):
-        tables[mesh], predictions[mesh] = _mesh_errors(trained, mesh, samples, test.regular32, device)
-    progress(0.92, "super-resolution")
-    fused = trained.apt["fused"]
-    high_batch = make_batch(test.regular32, test.regular64).to(device)
-    high_pred = apt_predict(fused, high_batch)
-    same = tables["regular"].fused
-    high = float(evaluate(high_pred, high_batch).mean())
-    progress(0.96, "timing")
-    eval_samples = test.adaptive if params.mesh == "adaptive" else test.regular32
-    t0 = time.perf_counter()
-    apt_predict(fused, make_batch(eval_samples).to(device))
-    inference = (time.perf_counter() - t0) / len(eval_samples)
-    first = test.adaptive[0]
-    view = SampleView(
-        x=_round(first.points[:, 0]), y=_round(first.points[:, 1]), area=_round(first.area, 6),
-        log_k=_round(first.log_k), source=_round(first.source, 2), pressure=_round(first.pressure),
-        fused=_round(predictions["adaptive"]["fused"][0]), local_only=_round(predictions["adaptive"]["local_only"][0]),
-        global_only=_round(predictions["adaptive"]["global_only"][0]),
-        high_truth=_round(test.regular64[0].pressure), high_fused=_round(high_pred[0].cpu().numpy() * PRESSURE_SCALE),
-    )
+    monotone = MonotoneProgress(progress)
+    seeds = seed_values(params.seed, params.seeds)
+    runs = run_seeds(seeds, lambda seed, stage: _one_seed(params, seed, device, stage), monotone, 0.0, 0.97)
+    measured = [measure(r.summary) for r in runs]
+    claims = evaluate_claims(CLAIMS, {c.id: [m[c.id] for m in measured] for c in CLAIMS}, seeds)
+    names = ("fused", "local_only", "global_only", "fno")
+    standing = Standing(metric=f"relative L2 of the pressure on the {params.mesh} mesh", lower_is_better=True,
+                        method="fused", labels={n: LABELS[n] for n in names},
+                        scores={n: float(np.mean([getattr(r.summary.errors, n) for r in runs])) for n in names})
+    first = runs[0]
+    trained = first.trained
+    inference_t0 = time.perf_counter()
+    apt_predict(trained.apt["fused"], make_batch(first.test.adaptive if params.mesh == "adaptive"
+                                                 else first.test.regular32).to(device))
+    inference = (time.perf_counter() - inference_t0) / params.test_samples
     counts = {name: sum(p.numel() for p in m.parameters()) for name, m in trained.apt.items()}
-    result = Result(
-        mesh=params.mesh, retrain=params.retrain, seed=params.seed, test_samples=params.test_samples,
+    monotone(1.0, "done")
+    return Result(
+        claims=claims, standing=standing, seeds=seeds, per_seed=[r.summary for r in runs],
+        mesh=params.mesh, retrain=params.retrain, test_samples=params.test_samples,
         train_samples=int(trained.meta["train_samples"]), epochs=int(trained.meta["epochs"]),
-        train_time_s=float(trained.meta["train_time_s"]),
-        relative_l2=tables[params.mesh], by_mesh=[tables["regular"], tables["adaptive"]],
-        super_resolution=SuperResolution(same_resolution=same, higher_resolution=high, ratio=high / same),
-        solver_time_s=solver_time, inference_time_s=inference,
+        steps=int(trained.meta.get("steps", 0)), train_time_s=float(trained.meta["train_time_s"]),
+        relative_l2=first.tables[params.mesh], by_mesh=[first.tables["regular"], first.tables["adaptive"]],
+        solver_time_s=first.test.solver_time_s / (2 * params.test_samples), inference_time_s=inference,
         parameters=ParameterCounts(**counts, fno=sum(p.numel() for p in trained.fno.parameters())),
-        losses=LossCurves(**trained.losses), sample=view,
+        losses=LossCurves(**trained.losses), sample=_view(first, params.mesh),
     )
-    progress(1.0, "done")
-    return result

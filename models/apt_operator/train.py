@@ -8,20 +8,22 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 import torch
 
 from models.apt_operator.data import MeshSample
-from models.apt_operator.nets import DECODE_NEIGHBOURS, FNO, NEIGHBOURS, APTOperator, Variant, knn
+from models.apt_operator.nets import DECODE_NEIGHBOURS, FNO, APTOperator, Variant, ball_neighbours, knn
 from models.common.contract import Progress, no_progress
 from models.common.paths import static_path
 
-__all__ = ["CHECKPOINT", "VARIANTS", "Batch", "Trained", "apt_predict", "evaluate", "fno_predict",
+__all__ = ["CHECKPOINT", "MODELS", "VARIANTS", "Batch", "Trained", "apt_predict", "evaluate", "fno_predict",
            "load_checkpoint", "make_batch", "relative_l2", "save_checkpoint", "train_all"]
 
 VARIANTS: tuple[Variant, ...] = ("fused", "local_only", "global_only")
+# "fused_regular": the fused model trained on regular grids only, for the mesh-transfer claim
+MODELS = (*VARIANTS, "fused_regular", "fno")
 SOURCE_SCALE = 100.0
 PRESSURE_SCALE = 5.0
 BATCH = 16
@@ -35,6 +37,8 @@ class Batch:
     feats: torch.Tensor
     points: torch.Tensor
     nbr: torch.Tensor
+    nweight: torch.Tensor
+    node_area: torch.Tensor
     queries: torch.Tensor
     qidx: torch.Tensor
     qweight: torch.Tensor
@@ -61,19 +65,25 @@ def decoder_weights(points: np.ndarray, queries: np.ndarray) -> tuple[np.ndarray
 def make_batch(inputs: Sequence[MeshSample], targets: Sequence[MeshSample] | None = None) -> Batch:
     """Encode `inputs`, decode at the points of `targets` (default: the input points themselves)."""
     targets = targets or inputs
-    feats, pts, nbr, qs, qi, qw, tg, ar = [], [], [], [], [], [], [], []
-    for s, t in zip(inputs, targets, strict=True):
+    balls = [ball_neighbours(s.points, s.area) for s in inputs]
+    width = max(idx.shape[1] for idx, _ in balls)
+    feats, pts, nbr, nw, na, qs, qi, qw, tg, ar = [], [], [], [], [], [], [], [], [], []
+    for s, t, (idx, weight) in zip(inputs, targets, balls, strict=True):
         feats.append(np.stack([s.points[:, 0], s.points[:, 1], s.log_k, s.source / SOURCE_SCALE], 1))
         pts.append(s.points)
-        nbr.append(knn(s.points, s.points, NEIGHBOURS, skip_self=True)[0])
-        idx, w = decoder_weights(s.points, t.points)
+        pad = width - idx.shape[1]
+        nbr.append(np.pad(idx, ((0, 0), (0, pad))))
+        nw.append(np.pad(weight, ((0, 0), (0, pad))))
+        na.append(s.area / s.area.sum())
+        idx_q, w_q = decoder_weights(s.points, t.points)
         qs.append(t.points)
-        qi.append(idx)
-        qw.append(w)
+        qi.append(idx_q)
+        qw.append(w_q)
         tg.append(t.pressure / PRESSURE_SCALE)
         ar.append(t.area)
     f = lambda a: torch.tensor(np.stack(a), dtype=torch.float32)  # noqa: E731
-    return Batch(f(feats), f(pts), torch.tensor(np.stack(nbr)), f(qs), torch.tensor(np.stack(qi)), f(qw), f(tg), f(ar))
+    return Batch(f(feats), f(pts), torch.tensor(np.stack(nbr)), f(nw), f(na), f(qs), torch.tensor(np.stack(qi)),
+                 f(qw), f(tg), f(ar))
 
 
 def fno_grid(samples: Sequence[MeshSample]) -> torch.Tensor:
@@ -93,7 +103,7 @@ def relative_l2(pred: torch.Tensor, target: torch.Tensor, area: torch.Tensor) ->
 class Trained:
     """The trained models and their training record."""
 
-    apt: dict[Variant, APTOperator]
+    apt: dict[str, APTOperator]
     fno: FNO
     losses: dict[str, list[float]]
     meta: dict[str, Any]
@@ -105,54 +115,80 @@ def _init(seed: int, build: Any) -> Any:
         return build()
 
 
+def _loss(name: str, model: torch.nn.Module, b: Batch, grid: torch.Tensor | None) -> torch.Tensor:
+    if name == "fno":
+        assert grid is not None
+        pred = model(grid).reshape(len(b), -1)
+    else:
+        pred = model(b.feats, b.points, b.nbr, b.nweight, b.node_area, b.queries, b.qidx, b.qweight)
+    return relative_l2(pred, b.target, b.area).mean()
+
+
+def _fit(name: str, model: torch.nn.Module, sets: list[Batch], grid: torch.Tensor | None, steps: int,
+         rng: np.random.Generator, progress: Progress) -> list[float]:
+    """Adam with a one-cycle schedule for exactly `steps` mini-batches drawn epoch by epoch over `sets`."""
+    opt = torch.optim.Adam(model.parameters(), lr=3e-3)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=max(1, steps))
+    curve: list[float] = []
+    done, total, seen = 0, 0.0, 0
+    per_epoch = sum(-(-len(s) // BATCH) for s in sets)
+    while done < steps:
+        chunks = [(k, order[i:i + BATCH]) for k, s in enumerate(sets)
+                  for order in [rng.permutation(len(s))] for i in range(0, len(s), BATCH)]
+        for c in rng.permutation(len(chunks)):
+            if done == steps:
+                break
+            k, rows = chunks[c]
+            index = torch.as_tensor(rows)
+            loss = _loss(name, model, sets[k].take(index), None if grid is None else grid[index])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            done += 1
+            total += float(loss.detach()) * len(rows)
+            seen += len(rows)
+            if done % per_epoch == 0 or done == steps:
+                curve.append(total / seen)
+                total, seen = 0.0, 0
+                progress(done / steps, f"training {name}: step {done}/{steps}")
+    return curve
+
+
 def train_all(regular: Sequence[MeshSample], adaptive: Sequence[MeshSample], epochs: int, seed: int,
               device: torch.device, progress: Progress = no_progress) -> Trained:
-    """Train the three APT variants on regular 32 x 32 and adaptive meshes, and the FNO on the grid."""
+    """Train every model for the same number of optimiser steps: `epochs` passes over both meshes.
+
+    The three APT variants see regular 32 x 32 and adaptive meshes; "fused_regular" (the transfer model)
+    and the FNO see only the regular grids, so they make twice as many passes over them.
+    """
     rng = np.random.default_rng(seed)
-    sets = [make_batch(regular).to(device), make_batch(adaptive).to(device)]
+    both = [make_batch(regular).to(device), make_batch(adaptive).to(device)]
     grid = fno_grid(regular).to(device)
-    jobs: list[Variant | Literal["fno"]] = [*VARIANTS, "fno"]
-    apt: dict[Variant, APTOperator] = {}
+    steps = epochs * sum(-(-len(s) // BATCH) for s in both)
+    apt: dict[str, APTOperator] = {}
     losses: dict[str, list[float]] = {}
     fno: FNO | None = None
     t0 = time.perf_counter()
-    for m, name in enumerate(jobs):
-        model: torch.nn.Module = _init(seed + m, FNO if name == "fno" else partial(APTOperator, name))
+    for m, name in enumerate(MODELS):
+        variant = "fused" if name == "fused_regular" else name
+        model: torch.nn.Module = _init(seed + m, FNO if name == "fno" else partial(APTOperator, variant))  # type: ignore[arg-type]
         model.to(device)
-        steps_per_epoch = sum(-(-len(s) // BATCH) for s in sets) if name != "fno" else -(-len(regular) // BATCH)
-        opt = torch.optim.Adam(model.parameters(), lr=3e-3)
-        sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=max(1, epochs * steps_per_epoch))
-        curve: list[float] = []
-        for epoch in range(epochs):
-            plan = [(k, rng.permutation(len(s))) for k, s in enumerate(sets)] if name != "fno" else \
-                [(0, rng.permutation(len(regular)))]
-            chunks = [(k, order[i:i + BATCH]) for k, order in plan for i in range(0, len(order), BATCH)]
-            total = 0.0
-            for c in rng.permutation(len(chunks)):
-                k, rows = chunks[c]
-                if name == "fno":
-                    pred = model(grid[rows]).reshape(len(rows), -1)
-                    b = sets[0].take(torch.as_tensor(rows))
-                    loss = relative_l2(pred, b.target, b.area).mean()
-                else:
-                    b = sets[k].take(torch.as_tensor(rows))
-                    loss = relative_l2(model(b.feats, b.points, b.nbr, b.queries, b.qidx, b.qweight),
-                                       b.target, b.area).mean()
-                opt.zero_grad()
-                loss.backward()
-                opt.step()
-                sched.step()
-                total += float(loss.detach()) * len(rows)
-            curve.append(total / sum(len(r) for _, r in chunks))
-            progress((m + (epoch + 1) / epochs) / len(jobs), f"training {name}: epoch {epoch + 1}/{epochs}")
-        losses[name] = curve
+        sets = both if name in VARIANTS else both[:1]
+        stage = _stage(progress, m / len(MODELS), (m + 1) / len(MODELS))
+        losses[name] = _fit(name, model, sets, grid if name == "fno" else None, steps, rng, stage)
         if name == "fno":
             fno = model  # type: ignore[assignment]
         else:
             apt[name] = model  # type: ignore[assignment]
     assert fno is not None
-    meta = {"train_samples": len(regular), "epochs": epochs, "seed": seed, "train_time_s": time.perf_counter() - t0}
+    meta = {"train_samples": len(regular), "epochs": epochs, "steps": steps, "seed": seed,
+            "train_time_s": time.perf_counter() - t0}
     return Trained(apt=apt, fno=fno, losses=losses, meta=meta)
+
+
+def _stage(progress: Progress, start: float, end: float) -> Progress:
+    return lambda fraction, message="": progress(start + (end - start) * fraction, message)
 
 
 def save_checkpoint(trained: Trained, path: Path | None = None) -> Path:
@@ -170,8 +206,8 @@ def load_checkpoint(device: torch.device, path: Path | None = None) -> Trained:
     path = path or static_path(*CHECKPOINT)
     blob = torch.load(path, map_location="cpu", weights_only=True)
     apt = {}
-    for name in VARIANTS:
-        model = APTOperator(name)
+    for name in MODELS[:-1]:
+        model = APTOperator("fused" if name == "fused_regular" else name)  # type: ignore[arg-type]
         model.load_state_dict(blob["state"][name])
         apt[name] = model.to(device).eval()
     fno = FNO()
@@ -182,8 +218,9 @@ def load_checkpoint(device: torch.device, path: Path | None = None) -> Trained:
 @torch.no_grad()
 def apt_predict(model: APTOperator, batch: Batch) -> torch.Tensor:
     model.eval()
-    out = [model(b.feats, b.points, b.nbr, b.queries, b.qidx, b.qweight)
-           for b in (batch.take(slice(i, i + BATCH)) for i in range(0, len(batch), BATCH))]
+    size = max(1, BATCH * 1024 // batch.feats.shape[1])  # finer meshes in smaller chunks
+    out = [model(b.feats, b.points, b.nbr, b.nweight, b.node_area, b.queries, b.qidx, b.qweight)
+           for b in (batch.take(slice(i, i + size)) for i in range(0, len(batch), size))]
     return torch.cat(out)
 
 

@@ -1,4 +1,4 @@
-"""AppTest of the APT operator page against the live backend: a short run with the shipped checkpoint, an example."""
+"""AppTest of the APT operator page against the live backend: a short run per mesh, the reproduce example."""
 
 from __future__ import annotations
 
@@ -17,25 +17,34 @@ def _page() -> AppTest:
     return at
 
 
-def test_a_short_run_shows_errors_checks_and_figures(live_backend: str) -> None:
+def _run(mesh: str) -> AppTest:
     at = _page()
-    assert at.selectbox(key=f"{NAME}.mesh").value == "adaptive"
+    at.selectbox(key=f"{NAME}.mesh").set_value(mesh)
     at.slider(key=f"{NAME}.test_samples").set_value(4)
     at = click_run(at)
     assert not at.exception
-    errors = next(df.value for df in at.dataframe if "mesh" in df.value.columns)
-    assert set(errors["mesh"]) == {"regular", "adaptive"} and "FNO (regular grid)" in errors.columns
-    checks = next(df.value for df in at.dataframe if "check" in df.value.columns)
-    assert len(checks) == 3 and set(checks["holds"]) <= {"✅", "❌"}
-    assert len(at.get("plotly_chart")) == 5
-    assert "shipped checkpoint" in page_text(at)
-    assert at.success or at.warning
+    return at
 
 
-def test_example_fills_the_controls(live_backend: str) -> None:
+def test_the_evaluation_mesh_changes_the_evaluation(live_backend: str) -> None:
+    grid, adaptive = _run("regular"), _run("adaptive")
+    for mesh, at in (("regular", grid), ("adaptive", adaptive)):
+        assert any(f"judged on the {mesh} mesh" in h.value for h in at.subheader)
+    for at in (grid, adaptive):
+        claims = next(df.value for df in at.dataframe if "Claim" in df.value.columns)
+        assert len(claims) == 5
+        errors = next(df.value for df in at.dataframe if "FNO (regular grid)" in df.value.columns)
+        assert "None" not in errors.to_string() and "nan" not in errors.to_string()
+        assert len(at.get("plotly_chart")) == 5
+        assert "shipped checkpoint" in page_text(at)
+    tables = [next(df.value for df in at.dataframe if "FNO (regular grid)" in df.value.columns) for at in (grid, adaptive)]
+    assert not tables[0].equals(tables[1])
+
+
+def test_the_reproduce_example_fills_the_controls(live_backend: str) -> None:
     at = _page()
-    label = next(o for o in at.selectbox(key=f"{NAME}._example").options if o.startswith("Retrain all four"))
+    label = next(o for o in at.selectbox(key=f"{NAME}._example").options if o.startswith("Reproduce the paper"))
     at.selectbox(key=f"{NAME}._example").set_value(label)
     at.run()
-    assert at.checkbox(key=f"{NAME}.retrain").value is True
-    assert at.slider(key=f"{NAME}.train_samples").value == 64
+    assert at.slider(key=f"{NAME}.seeds").value == 3
+    assert at.slider(key=f"{NAME}.test_samples").value == 48
