@@ -70,3 +70,14 @@ def test_not_green_while_the_fno_wins(fused: float, fno: float, green: bool) -> 
     result = shipped.model_copy(update={"claims": claims, "standing": standing})
     assert (result.verdict().tone == "success") is green
     assert (next(c for c in claims if c.id == "beats_fno").holds == "held") is green
+
+
+def test_an_untrained_model_cannot_pass() -> None:
+    """Errors at or above 1 (no better than predicting zero) refuse every claim, however the ratios fall."""
+    s = _summary(1.05, 1.1)
+    s = s.model_copy(update={"transfer": Transfer(regular=1.02, adaptive=1.0, finer=1.0),
+                             "super_resolution": SuperResolution(same_resolution=1.05, higher_resolution=1.0,
+                                                                 fno_same=1.1, fno_higher=1.1)})
+    m = measure(s)
+    claims = evaluate_claims(CLAIMS, {c.id: [m[c.id]] for c in CLAIMS}, [0])
+    assert all(c.holds != "held" for c in claims)
