@@ -21,7 +21,7 @@ from .gram import GramSystem
 from .polynomial import Polynomial
 from .sdp import SdpSolution
 
-__all__ = ["DSOS_MAX_BASIS", "dsos_solution", "termwise_squares"]
+__all__ = ["DSOS_MAX_BASIS", "SDSOS_MAX_BASIS", "dsos_solution", "sdsos_solution", "termwise_squares"]
 
 DSOS_MAX_BASIS = 300  # the LP has about m^2 columns: 300 -> 90k, a fraction of a second for HiGHS
 
@@ -103,3 +103,76 @@ def dsos_solution(system: GramSystem) -> SdpSolution | None:
         grams[b][i, j] = grams[b][j, i] = res.x[k] * scale
     margin = float(res.x[t_col])
     return SdpSolution(grams, margin, "dsos (LP)", "optimal")
+
+
+SDSOS_MAX_BASIS = 120  # about m^2 / 2 second-order cones of size 3: 120 -> 7,140 cones
+
+
+def sdsos_solution(system: GramSystem) -> SdpSolution | None:
+    """A scaled diagonally dominant Gram matrix (Ahmadi & Majumdar): Q = sum over pairs i < j of a PSD 2x2
+    block on (i, j), plus t I, maximising t <= 1; a second-order cone program (Clarabel) instead of an SDP.
+    None when p is not SDSOS on this basis, the solver fails, or the blocks are too large. Its solution is
+    rounded, projected and factored exactly like the SDP's, so it proves nothing the exact checker rejects."""
+    import warnings
+
+    import cvxpy as cp
+
+    if not system.consistent_support or not system.blocks or any(b.size > SDSOS_MAX_BASIS for b in system.blocks):
+        return None
+    check_time()
+    scale = max(float(abs(c)) for c in system.rhs) or 1.0
+    # entries of every block in order; a pair cone (p, q, r) per off-diagonal entry; a diagonal entry is
+    # t + the sum of the p (or q) of the cones through it (blocks of size 1 are t + a free nonnegative d)
+    entry_index: list[tuple[int, int, int]] = [(b, i, j) for b, block in enumerate(system.blocks)
+                                               for i, j, _ in block.entries]
+    off = [k for k, (_b, i, j) in enumerate(entry_index) if i != j]
+    diag = {(b, i): k for k, (b, i, j) in enumerate(entry_index) if i == j}
+    n_e, n_c = len(entry_index), len(off)
+    eq_rows, eq_cols, eq_vals = [], [], []
+    k = 0
+    for block in system.blocks:
+        for i, j, coefs in block.entries:
+            factor = 1.0 if i == j else 2.0
+            for row, coef in coefs.items():
+                eq_rows.append(row)
+                eq_cols.append(k)
+                eq_vals.append(float(coef) * factor)
+            k += 1
+    a_eq = sp.csr_matrix((eq_vals, (eq_rows, eq_cols)), shape=(len(system.rows), n_e))
+    b_eq = np.array([float(v) for v in system.rhs]) / scale
+    # entries = D_p @ p + D_q @ q + O @ r + U @ t + S @ d
+    rows_p, cols_p, rows_q, cols_q, rows_r = [], [], [], [], []
+    for c, k in enumerate(off):
+        b, i, j = entry_index[k]
+        rows_p.append(diag[(b, i)])
+        cols_p.append(c)
+        rows_q.append(diag[(b, j)])
+        cols_q.append(c)
+        rows_r.append(k)
+    ones = np.ones(n_c)
+    d_p = sp.csr_matrix((ones, (rows_p, cols_p)), shape=(n_e, max(n_c, 1)))
+    d_q = sp.csr_matrix((ones, (rows_q, cols_q)), shape=(n_e, max(n_c, 1)))
+    o_r = sp.csr_matrix((ones, (rows_r, list(range(n_c)))), shape=(n_e, max(n_c, 1)))
+    unit = np.zeros(n_e)
+    unit[list(diag.values())] = 1.0
+    p, q, r = cp.Variable(max(n_c, 1)), cp.Variable(max(n_c, 1)), cp.Variable(max(n_c, 1))
+    d, t = cp.Variable(n_e, nonneg=True), cp.Variable()
+    entries = d_p @ p + d_q @ q + o_r @ r + unit * t + cp.multiply(unit, d)
+    constraints = [a_eq @ entries == b_eq, t <= 1.0]
+    if n_c:
+        constraints.append(cp.SOC(p + q, cp.vstack([2 * r, p - q]), axis=0))
+    problem = cp.Problem(cp.Maximize(t), constraints)
+    check_time()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            problem.solve(solver=cp.CLARABEL)
+    except cp.error.SolverError:
+        return None
+    if problem.status not in (cp.OPTIMAL, cp.OPTIMAL_INACCURATE) or t.value is None or float(t.value) < -1e-9:
+        return None
+    values = np.asarray(entries.value, dtype=float) * scale
+    grams = [np.zeros((b.size, b.size)) for b in system.blocks]
+    for k, (b, i, j) in enumerate(entry_index):
+        grams[b][i, j] = grams[b][j, i] = values[k]
+    return SdpSolution(grams, float(t.value), "sdsos (SOCP, Clarabel)", str(problem.status))

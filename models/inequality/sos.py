@@ -20,7 +20,7 @@ from .budget import check_time
 from .certificate import WeightedSquare, squares_from_ldl
 from .exact import Matrix, ldl_psd, project, round_matrix
 from .facial import rational_kernel, reduce_basis
-from .fastpath import DSOS_MAX_BASIS, dsos_solution
+from .fastpath import DSOS_MAX_BASIS, SDSOS_MAX_BASIS, dsos_solution, sdsos_solution
 from .gram import GramSystem, build_system
 from .polynomial import Polynomial
 from .sdp import SdpSolution, solve_gram_sdp, solve_gram_sdp_fast
@@ -52,6 +52,7 @@ class SosOptions:
     max_gram: int = 91
     solver: str = "clarabel"
     dsos: bool = True  # a DSOS linear program first (Ahmadi-Majumdar); the SDP only when it fails
+    sdsos: bool = True  # then an SDSOS second-order cone program (Clarabel) before the SDP
 
 
 @dataclass
@@ -292,6 +293,8 @@ def _dsos_attempt(
         started = time.perf_counter()
         system = build_system(target, bases)
         solution = dsos_solution(system)
+        if (solution is None or solution.margin <= 1e-7) and options.sdsos and max(sizes) <= SDSOS_MAX_BASIS:
+            solution = sdsos_solution(system)  # the second fast path: SOCP, still no m x m PSD cone
         outcome.seconds_sdp += time.perf_counter() - started
         if solution is None or solution.margin <= 1e-7:
             return None

@@ -127,8 +127,8 @@ def test_wrong_llm_reply_is_not_credited(monkeypatch: pytest.MonkeyPatch) -> Non
 
 def test_paper_metadata() -> None:
     assert SPEC.paper.title == ("From LLM-Generated Conjectures to Lean Formalizations: Automated Polynomial "
-                                "Inequality Proving via SOS Certificates")
-    assert SPEC.paper.authors == "Zuo, Zhao, He, Yang, Wang" and SPEC.paper.url.endswith("2605.15445")
+                                "Inequality Proving via Sum-of-Squares Certificates")
+    assert SPEC.paper.authors == "Ruobing Zuo, Hanrui Zhao, Gaolei He, Zhengfeng Yang, Jianlin Wang" and SPEC.paper.url.endswith("2605.15445")
 
 
 def test_dockerfile_pins_a_mathlib_release_and_its_toolchain() -> None:
