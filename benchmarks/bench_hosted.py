@@ -39,10 +39,10 @@ import httpx
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from backend.devstack import free_port, wait_http  # noqa: E402
 from db.identities import IdentityRepository  # noqa: E402
 from db.session import make_engine, make_session_factory, upgrade_to_head  # noqa: E402
-from tests.postgres import pg_bin, postgres_cluster  # noqa: E402
+from devtools.devstack import free_port, wait_http  # noqa: E402
+from devtools.postgres import pg_bin, postgres_cluster  # noqa: E402
 
 TERMINAL = {"succeeded", "failed", "cancelled", "timed_out"}
 JOB = {"method": "toy", "params": {"steps": 5, "step_s": 0.04}}

@@ -29,10 +29,10 @@ import httpx
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from backend.devstack import running_backend  # noqa: E402
 from db.session import make_engine, make_session_factory, upgrade_to_head  # noqa: E402
 from db.tables import Job  # noqa: E402
-from tests.postgres import pg_bin, postgres_cluster  # noqa: E402
+from devtools.devstack import running_backend  # noqa: E402
+from devtools.postgres import pg_bin, postgres_cluster  # noqa: E402
 
 TERMINAL = {"succeeded", "failed", "cancelled", "timed_out"}
 BASE_ENV = {"EXTRA_METHODS": "tests.toy_method", "PRELOAD_METHODS": "false", "WARM_WORKERS": "1"}

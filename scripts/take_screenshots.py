@@ -18,7 +18,7 @@ from playwright.sync_api import sync_playwright
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from backend.devstack import BROWSER_FLAGS, chromium_path, running_stack, wait_for_app  # noqa: E402
+from devtools.devstack import BROWSER_FLAGS, chromium_path, running_stack, wait_for_app  # noqa: E402
 
 
 def main(methods: list[str]) -> None:

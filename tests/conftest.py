@@ -17,9 +17,9 @@ import pytest
 import uvicorn
 from fastapi.testclient import TestClient
 
-from backend.devstack import free_port, wait_http
 from backend.main import create_app
 from backend.settings import Settings
+from devtools.devstack import free_port, wait_http
 
 TOY = "tests.toy_method"
 ROOT = Path(__file__).resolve().parent.parent

@@ -270,6 +270,9 @@ def claims_verdict(claims: Sequence[ClaimResult], standing: Standing | None = No
             return Verdict(f"All {len(headline)} headline claims hold on this one seed (run 3 or more seeds "
                            "to check the paper)", "success", detail)
         return Verdict(f"Reproduced: all {len(headline)} headline claims hold on each of {n} seeds", "success", detail)
+    if beaten and standing is not None and bool(headline) and all(c.holds == "held" for c in headline):
+        return Verdict(f"All {len(headline)} headline claims hold, but {', '.join(beaten)} scores better on "
+                       f"{standing.metric}", "warning", detail)
     some = sum(1 for c in claims if c.holds in ("held", "partial"))
     if some:
         held = sum(1 for c in headline if c.holds == "held")

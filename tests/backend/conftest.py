@@ -17,8 +17,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from backend.settings import Settings
+from devtools.postgres import PostgresCluster, pg_bin, postgres_cluster
 from tests.conftest import STORE, free_port, make_settings, skip_or_fail
-from tests.postgres import PostgresCluster, pg_bin, postgres_cluster
 
 ROOT = Path(__file__).resolve().parents[2]
 JOB_METHODS = "tests.toy_method,tests.backend.job_methods,tests.backend.gpu_method"

@@ -18,10 +18,10 @@ import pytest
 from sqlalchemy import func, select, text
 from sqlalchemy.exc import OperationalError
 
-from backend.devstack import running_backend
 from db.jobs import JobRepository, JobStatus
 from db.session import make_engine, make_session_factory, upgrade_to_head
 from db.tables import Job
+from devtools.devstack import running_backend
 from tests.backend.conftest import JOB_METHODS
 from tests.conftest import make_settings
 

@@ -17,11 +17,11 @@ import pytest
 from sqlalchemy import select
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from backend.devstack import ROOT, free_port, running_backend, wait_http
 from backend.serve import uvicorn_options
 from backend.settings import Settings
 from db.session import make_engine, make_session_factory
 from db.tables import Identity
+from devtools.devstack import ROOT, free_port, running_backend, wait_http
 
 
 def test_the_shared_mode_bounds_the_request_head_and_connections() -> None:

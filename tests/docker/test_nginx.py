@@ -16,7 +16,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from backend.devstack import ROOT, free_port, running_backend, wait_http
+from devtools.devstack import ROOT, free_port, running_backend, wait_http
 from tests.conftest import skip_or_fail
 
 CONF = ROOT / "docker" / "nginx.conf"

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from backend.devstack import BROWSER_FLAGS, chromium_path, running_stack, wait_for_app
+from devtools.devstack import BROWSER_FLAGS, chromium_path, running_stack, wait_for_app
 from tests.conftest import skip_or_fail
 
 __all__ = ["wait_for_app"]

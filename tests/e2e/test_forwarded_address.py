@@ -16,10 +16,10 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from backend.devstack import running_stack, wait_for_app
 from backend.settings import Settings
 from db.session import make_engine, make_session_factory
 from db.tables import Identity
+from devtools.devstack import running_stack, wait_for_app
 
 
 @pytest.fixture(scope="module")

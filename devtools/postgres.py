@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from backend.devstack import free_port
+from devtools.devstack import free_port
 
 __all__ = ["PostgresCluster", "pg_bin", "postgres_cluster"]
 
