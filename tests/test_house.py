@@ -1,0 +1,101 @@
+"""The house rule of ../STYLE.md, held by the suite: files in models/ and backend/ stay readable in one sitting.
+
+No file there over 300 lines and no function over 60 (docstring included). A longer one is allowed only
+where it reads better whole, listed below with the reason; the list may only shrink.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+FOLDERS = ("models", "backend")
+MAX_FILE_LINES = 300
+MAX_FUNCTION_LINES = 60
+
+# path -> why it is clearer as one file (or why it is still long); the list may only shrink
+LONG_FILES: dict[str, str] = {
+    "models/bilateral_trade/figures.py": "not yet split: issue 30 leaves it to the next session (measured 357 lines)",
+    "models/bilateral_trade/learners_gbb.py": "not yet split: issue 30 leaves it to the next session (measured 351 lines)",
+    "models/bilateral_trade/run.py": "not yet split: issue 30 leaves it to the next session (measured 308 lines)",
+    "models/common/claims.py": "not yet split: issue 30 leaves it to the next session (measured 307 lines)",
+    "models/inequality/ast_check.py": "not yet split: issue 30 leaves it to the next session (measured 329 lines)",
+    "models/inequality/parser.py": "not yet split: issue 30 leaves it to the next session (measured 432 lines)",
+    "models/inequality/run.py": "not yet split: issue 30 leaves it to the next session (measured 324 lines)",
+    "models/inequality/sos.py": "not yet split: issue 30 leaves it to the next session (measured 371 lines)",
+    "models/layout/consistency.py": "not yet split: issue 30 leaves it to the next session (measured 308 lines)",
+    "models/layout/milp.py": "not yet split: issue 30 leaves it to the next session (measured 478 lines)",
+    "models/layout/run.py": "not yet split: issue 30 leaves it to the next session (measured 305 lines)",
+}
+# "path:function" -> why it is clearer as one function (or why it is still long)
+LONG_FUNCTIONS: dict[str, str] = {
+    "backend/main.py:create_app": "not yet split: issue 30 leaves it to the next session (measured 76 lines)",
+    "models/bilateral_trade/figures.py:_loglog_figure": "not yet split: issue 30 leaves it to the next session (measured 89 lines)",
+    "models/bilateral_trade/learners_two_bit.py:two_bit_estimates": "not yet split: issue 30 leaves it to the next session (measured 80 lines)",
+    "models/inequality/fastpath.py:dsos_solution": "not yet split: issue 30 leaves it to the next session (measured 67 lines)",
+    "models/inequality/fastpath.py:sdsos_solution": "not yet split: issue 30 leaves it to the next session (measured 68 lines)",
+    "models/inequality/lean_export.py:lean_proof": "not yet split: issue 30 leaves it to the next session (measured 68 lines)",
+    "models/inequality/putinar.py:constrained_search": "not yet split: issue 30 leaves it to the next session (measured 77 lines)",
+    "models/layout/generator.py:random_scene": "not yet split: issue 30 leaves it to the next session (measured 92 lines)",
+    "models/layout/losses.py:relation_residuals": "not yet split: issue 30 leaves it to the next session (measured 79 lines)",
+    "models/layout/milp.py:relation": "not yet split: issue 30 leaves it to the next session (measured 62 lines)",
+    "models/layout/optimize.py:optimise": "not yet split: issue 30 leaves it to the next session (measured 107 lines)",
+    "models/layout/relations.py:check_relation": "not yet split: issue 30 leaves it to the next session (measured 72 lines)",
+    "models/layout/resolve.py:axis_constraints": "not yet split: issue 30 leaves it to the next session (measured 94 lines)",
+    "models/layout/run.py:run": "not yet split: issue 30 leaves it to the next session (measured 78 lines)",
+    "models/shapley_graph/fitting.py:fit_surrogate": "not yet split: issue 30 leaves it to the next session (measured 117 lines)",
+    "models/shapley_graph/indices.py:surrogate_indices": "not yet split: issue 30 leaves it to the next session (measured 66 lines)",
+    "models/shapley_graph/run.py:run": "not yet split: issue 30 leaves it to the next session (measured 75 lines)",
+    "models/shapley_graph/tensor_network.py:quadratic_cores": "not yet split: issue 30 leaves it to the next session (measured 61 lines)",
+}
+
+
+def _sources() -> list[Path]:
+    return sorted(p for folder in FOLDERS for p in (ROOT / folder).rglob("*.py") if "migrations" not in p.parts)
+
+
+def long_files(paths: list[Path], root: Path = ROOT) -> dict[str, int]:
+    """Files over MAX_FILE_LINES lines: relative path -> line count."""
+    counts = {str(p.relative_to(root)): len(p.read_text(encoding="utf-8").splitlines()) for p in paths}
+    return {path: n for path, n in counts.items() if n > MAX_FILE_LINES}
+
+
+def long_functions(paths: list[Path], root: Path = ROOT) -> dict[str, int]:
+    """Functions (and methods) over MAX_FUNCTION_LINES lines: "path:name" -> line count."""
+    found: dict[str, int] = {}
+    for path in paths:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                length = (node.end_lineno or node.lineno) - node.lineno + 1
+                if length > MAX_FUNCTION_LINES:
+                    found[f"{path.relative_to(root)}:{node.name}"] = length
+    return found
+
+
+def test_no_file_in_models_or_backend_passes_300_lines() -> None:
+    over = {path: n for path, n in long_files(_sources()).items() if path not in LONG_FILES}
+    assert not over, f"split these files by stage (or justify them in LONG_FILES): {over}"
+
+
+def test_no_function_in_models_or_backend_passes_60_lines() -> None:
+    over = {name: n for name, n in long_functions(_sources()).items() if name not in LONG_FUNCTIONS}
+    assert not over, f"split these functions (or justify them in LONG_FUNCTIONS): {over}"
+
+
+@pytest.mark.parametrize("allowed", [*LONG_FILES, *LONG_FUNCTIONS])
+def test_every_allowed_exception_still_exists_and_is_still_long(allowed: str) -> None:
+    measured = {**long_files(_sources()), **long_functions(_sources())}
+    assert allowed in measured, f"{allowed} is no longer long (or gone): remove it from the allow-list"
+
+
+def test_the_measure_sees_a_long_function_and_a_long_file_but_not_a_short_one(tmp_path: Path) -> None:
+    body = "\n".join(f"    x{i} = {i}" for i in range(MAX_FUNCTION_LINES - 1))
+    short, long = tmp_path / "short.py", tmp_path / "long.py"
+    short.write_text(f"def probe() -> None:\n{body}\n", encoding="utf-8")  # exactly 60 lines
+    long.write_text(f"class C:\n    def probe(self) -> None:\n    {body.replace(chr(10), chr(10) + '    ')}\n        y = 0\n"
+                    + "\n" * MAX_FILE_LINES, encoding="utf-8")
+    assert long_functions([short, long], tmp_path) == {"long.py:probe": MAX_FUNCTION_LINES + 1}
+    assert long_files([short, long], tmp_path) == {"long.py": MAX_FILE_LINES + 2 + MAX_FUNCTION_LINES}
