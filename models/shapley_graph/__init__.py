@@ -56,8 +56,8 @@ correlates with the Crippen atom contributions that the GNNs were trained to sum
 with exact values on small graphs; here the predictors are two small GNNs trained on about 240 molecules
 of the shipped list to predict Crippen logP, the bond dimension is at most 6 and the budget at most 3,000.
 
-Heidari & Rabusseau, *TN-SHAP-G: Graph-aligned tensor-network surrogates for Shapley values and
-interactions*, ICML 2026. Muschalik et al., *Exact computation of any-order Shapley interactions for graph
+Farzaneh Heidari, Guillaume Rabusseau, *TN-SHAP-G: Graph-Structured Tensor Network Surrogates for Shapley
+Values and Interactions*, ICML 2026. Muschalik et al., *Exact computation of any-order Shapley interactions for graph
 neural networks* (GraphSHAP-IQ), ICLR 2025.
 """
 
@@ -83,8 +83,8 @@ SPEC = MethodSpec(
     nav_title="Graph Shapley",
     title="Graph Shapley: TN-SHAP-G molecule explanations",
     paper=Paper(
-        title="TN-SHAP-G: Graph-aligned tensor-network surrogates for Shapley values and interactions",
-        authors="Heidari & Rabusseau",
+        title="TN-SHAP-G: Graph-Structured Tensor Network Surrogates for Shapley Values and Interactions",
+        authors="Farzaneh Heidari, Guillaume Rabusseau",
         url="https://arxiv.org/abs/2606.01540",
     ),
     summary=(
