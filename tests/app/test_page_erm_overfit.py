@@ -23,8 +23,8 @@ def test_a_short_run_shows_the_claims_the_seed_table_and_figures(live_backend: s
     at.slider(key=f"{NAME}.seeds").set_value(2)
     at = click_run(at)
     assert not at.exception
-    claims = next(df.value for df in at.dataframe if "Claim" in df.value.columns and "Paper" in df.value.columns)
-    assert len(claims) == 3
+    per_seed = next(df.value for df in at.dataframe if "Claim" in df.value.columns and "Seed" in df.value.columns)
+    assert len(per_seed) == 3 * 2  # three claims, each judged on both seeds
     seeds = next(df.value for df in at.dataframe if "codewords in no sample" in df.value.columns)
     assert len(seeds) == 2
     assert len(at.get("plotly_chart")) == 2
