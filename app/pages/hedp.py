@@ -17,12 +17,6 @@ from app.components import (
 )
 
 NAME = "hedp"
-SELECTORS = {
-    "hybrid": "Hybrid energy-distance (HEDP)",
-    "energy_only": "Energy only",
-    "distance_only": "Distance only (nearest key, soft)",
-    "nearest_centroid": "Nearest centroid (S-Prompts)",
-}
 FIELDS = (("seeds", "epochs", "pretrain_epochs"), ("energy_weight", "energy_midline", "energy_border"),
           ("keys", "learning_rate", "seed"))
 
@@ -52,13 +46,14 @@ def render(job: JobView) -> None:
     n = len(r["per_seed"])
     st.subheader(f"Selectors, regulariser on (mean over {n} seed{'s' if n > 1 else ''})")
     temps = r["regularised"]["temperatures"]
+    labels = r["standing"]["labels"]  # display names, declared once in the method
     table(
         [{"selector": label,
           "domain selection, seen (%)": _mean(r, "selection_accuracy", key),
           "accuracy, seen domains (%)": _mean(r, "seen_accuracy", key),
           f"accuracy, unseen '{r['unseen_domain']}' (%)": _mean(r, "unseen_accuracy", key),
           "τ_E, τ_D (first seed)": f"{_temperature(temps[key]['energy'])}, {_temperature(temps[key]['distance'])}"}
-         for key, label in SELECTORS.items()],
+         for key, label in labels.items()],
         caption=f"Seen domains: {', '.join(r['seen_domains'])}. Each seen domain with its own prompt (oracle, first "
         f"seed): {format_number(100 * r['regularised']['oracle_seen_accuracy'], 3)}%. Temperatures were chosen on "
         "held-out images of the seen domains.",

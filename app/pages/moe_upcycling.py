@@ -17,13 +17,6 @@ from app.components import (
 )
 
 NAME = "moe_upcycling"
-LABELS = {
-    "naive": "Naive fine-tuning",
-    "replay": "Replay only",
-    "lwf": "LwF (distillation)",
-    "full_upcycling": "Full upcycling (+ replay)",
-    "selective": "Selective upcycling (CKA + NAS, + replay)",
-}
 FIELDS = (("seeds", "tasks", "epochs_per_task", "seed"), ("experts", "layers", "width"),
           ("param_penalty", "cka_weight", "buffer_size", "learning_rate"))
 STEPS = {"width": 16, "buffer_size": 10}
@@ -50,13 +43,14 @@ def _mean(result: dict[str, Any], name: str, key: str, scale: float = 100.0) -> 
 def render(job: JobView) -> None:
     result = job.result
     n = len(result["per_seed"])
+    labels = result["standing"]["labels"]  # display names, declared once in the method
     st.subheader(f"Learners after the last task (mean over {n} seed{'s' if n > 1 else ''})")
     table(
         [{"learner": label, "average accuracy (%)": _mean(result, name, "average_accuracy"),
           "forgetting (points)": _mean(result, name, "forgetting"),
           "added parameters": _mean(result, name, "added_parameters", 1.0),
           "training time (s)": _mean(result, name, "seconds", 1.0)}
-         for name, label in LABELS.items()],
+         for name, label in labels.items()],
         caption="Average accuracy = mean_j R[T, j]; forgetting = mean over earlier tasks of R[j, j] - R[T, j] "
         "(Avalanche's StreamForgetting).",
     )
