@@ -66,6 +66,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.registry = registry
         app.state.executor = executor
         app.state.instance_id = jobs.instance_id
+        app.state.dispatcher = jobs.dispatcher
         app.state.store = jobs.store
         app.state.service = JobService(registry, executor, sessions, wake=jobs.dispatcher.wake,
                                        check_budget_s=settings.check_budget_ms / 1000)

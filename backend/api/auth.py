@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any
 
@@ -87,15 +88,19 @@ async def _lookup(request: Request, token: str) -> Caller | None:
     return await run_in_threadpool(lookup_token, request.app.state.sessions, token)
 
 
-async def is_admin_token(app: Any, authorization: bytes) -> bool:
-    """Whether an `Authorization` header value carries a live admin token (RateLimitMiddleware skips
-    those; any other header, junk included, counts against its address)."""
+async def is_admin_token(app: Any, authorization: bytes, may_read: Callable[[], bool] = lambda: True) -> bool:
+    """Whether an `Authorization` header value carries a live admin token (RateLimitMiddleware lets
+    those pass an exhausted address budget; any other header, junk included, counts against it).
+    A token not in the cache is read from the database only when `may_read()` allows it (the
+    middleware's own per-address budget of lookups), so junk tokens over the limit cost no read."""
     scheme, _, token = authorization.decode("latin-1").strip().partition(" ")
     token = token.strip()
     if scheme.lower() != "bearer" or not token or len(token) > 256:
         return False
     found, caller = _cached(token)
     if not found:
+        if not may_read():
+            return False
         caller = await run_in_threadpool(lookup_token, app.state.sessions, token)
     return caller is not None and caller.admin
 

@@ -58,11 +58,13 @@ def enforce_rate_limit(request: Request, key: str) -> None:
 
 
 class RateLimitMiddleware:
-    """Limits every request per client address (shared mode only). Admins are never refused: only a
+    """Limits every request per client address (shared mode only). Admins pass an exhausted budget
+    (unless their own address has also spent its lookup budget on unknown tokens): only a
     request over its address's budget that carries an `Authorization` header pays for the token
-    lookup (`is_admin(app, header)`, cached), so junk headers cost nothing under the limit."""
+    lookup (`is_admin(app, header, may_read)`, cached), and uncached lookups over the budget have a
+    budget of their own per address (`token-lookup:`), so junk tokens cannot buy database reads."""
 
-    def __init__(self, app: ASGIApp, is_admin: Callable[[Any, bytes], Awaitable[bool]]) -> None:
+    def __init__(self, app: ASGIApp, is_admin: Callable[[Any, bytes, Callable[[], bool]], Awaitable[bool]]) -> None:
         self.app = app
         self.is_admin = is_admin
 
@@ -71,9 +73,11 @@ class RateLimitMiddleware:
             limiter: RateLimiter | None = getattr(scope["app"].state, "rate_limiter", None)
             if limiter is not None:
                 client = scope.get("client")
-                wait = limiter.hit(f"address:{client[0] if client else 'unknown'}")
+                address = client[0] if client else "unknown"
+                wait = limiter.hit(f"address:{address}")
                 authorization = next((value for name, value in scope["headers"] if name == b"authorization"), b"")
-                if wait and not (authorization and await self.is_admin(scope["app"], authorization)):
+                if wait and not (authorization and await self.is_admin(
+                        scope["app"], authorization, lambda: not limiter.hit(f"token-lookup:{address}"))):
                     response = JSONResponse({"detail": f"too many requests: retry in {wait} s"}, 429,
                                             headers={"Retry-After": str(wait)})
                     await response(scope, receive, send)

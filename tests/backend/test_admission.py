@@ -86,7 +86,8 @@ def test_the_hourly_quota_holds_under_parallel_submits(tmp_path: Path) -> None:
 
 def test_the_queue_cap_holds_under_parallel_submits(tmp_path: Path) -> None:
     for api in _app(make_settings(tmp_path, max_queued_jobs=3, max_workers=1, warm_workers=0, dispatch_poll_s=60)):
-        api.app.state.service.wake = lambda: None  # type: ignore[attr-defined]  # every accepted job stays queued
+        api.app.state.dispatcher.stop()  # type: ignore[attr-defined]  # nothing is claimed: every job stays queued
+        api.app.state.service.wake = lambda: None  # type: ignore[attr-defined]
         with api.app.state.sessions.begin() as session:  # type: ignore[attr-defined]
             JobRepository(session).create("toy", {"behaviour": "sleep"}, "x")
         assert race(api, "", True, 10) == 2, "3 queued at most, one of them the earlier job"
@@ -154,6 +155,23 @@ def test_junk_authorization_headers_and_401s_count_against_the_address(tmp_path:
         assert codes == [401] * 5 + [429]
         _, admin = user(api, "root", admin=True)
         assert all(api.get("/api/jobs", headers=admin).status_code == 200 for _ in range(5)), "admins pass"
+
+
+def test_junk_tokens_over_the_limit_cost_no_database_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Over its budget an address's requests with unknown tokens are refused without a token lookup
+    once its (equal) budget of lookups is spent: 40 junk tokens cost 5 + 5 reads, not 40."""
+    reads: list[str] = []
+    original = IdentityRepository.by_token
+
+    def counted(self: IdentityRepository, token: str) -> Any:
+        reads.append(token)
+        return original(self, token)
+
+    monkeypatch.setattr(IdentityRepository, "by_token", counted)
+    for api in _app(make_settings(tmp_path, access_mode="shared", rate_limit_per_minute=5)):
+        codes = [api.get("/api/jobs", headers={"Authorization": f"Bearer junk{n}"}).status_code for n in range(40)]
+        assert codes == [401] * 5 + [429] * 35
+        assert len(reads) <= 10, f"{len(reads)} database reads for 40 junk tokens"
 
 
 @pytest.mark.parametrize("bad", ["a\x00b", "\x07bell", "x\x1b[31m"])
