@@ -136,6 +136,28 @@ def gbb_lp(pairs: np.ndarray, gft: np.ndarray, profit: np.ndarray) -> GbbSolutio
     )
 
 
+_CHORD_CELLS = 1 << 18  # left x right Pareto pairs searched at once (else the hull walk below)
+
+
+def _best_chord(gft: np.ndarray, profit: np.ndarray, order: np.ndarray,
+                level: float) -> tuple[float, list[int], list[float]] | None:
+    """The upper concave envelope of the Pareto points `order` (profit increasing, GFT decreasing) at
+    `level`, as the best chord from a point left of it (profit < level) to one at or right of it: the
+    same value as the hull walk, in a few vector operations. None when no point reaches `level` or
+    the pairs are too many (the caller walks the hull)."""
+    left, right = order[profit[order] < level], order[profit[order] >= level]
+    if len(left) == 0 or len(right) == 0 or len(left) * len(right) > _CHORD_CELLS:
+        return None
+    p_a, p_b = profit[left][:, None], profit[right][None, :]
+    w_b = (level - p_a) / (p_b - p_a)
+    values = (1.0 - w_b) * gft[left][:, None] + w_b * gft[right][None, :]
+    i, j = np.unravel_index(int(np.argmax(values)), values.shape)
+    w = float(w_b[i, j])
+    if w >= 1.0 - 1e-15:
+        return float(gft[right[j]]), [int(right[j])], [1.0]
+    return float(values[i, j]), [int(left[i]), int(right[j])], [1.0 - w, w]
+
+
 def two_pair_optimum(
     gft: np.ndarray, profit: np.ndarray, slack: float = 0.0
 ) -> tuple[float, list[int], list[float]]:
@@ -153,6 +175,9 @@ def two_pair_optimum(
     running = np.maximum.accumulate(gft[by_profit])
     pareto = by_profit[np.concatenate(([True], gft[by_profit][1:] > running[:-1]))]
     order = pareto[::-1]  # profit increasing
+    chord = _best_chord(gft, profit, order, -slack)
+    if chord is not None:
+        return chord
     hull: list[int] = []  # upper hull, profit increasing
     for k in order:
         if hull and profit[hull[-1]] == profit[k]:

@@ -131,15 +131,21 @@ def fit_power_law(horizons: list[int], regrets: list[float]) -> tuple[float, flo
     return float(slope), float(intercept)
 
 
-def crossing_round(regret: np.ndarray, fixed_price_regret_per_round: float) -> int | None:
+def crossing_round(regret: np.ndarray, fixed_price_regret_per_round: float,
+                   rounds: np.ndarray | None = None) -> int | None:
     """The round (1-based) from which the cumulative regret stays at or below the best fixed
-    price's, t x (OPT - fixed price); None if it is above at the last round."""
-    line = np.arange(1, len(regret) + 1) * fixed_price_regret_per_round
+    price's, t x (OPT - fixed price); None if it is above at the last round. `rounds` are the rounds
+    of the regret values (default 1, 2, ...: every round); with checkpoints the answer is the first
+    checkpoint of the final stretch below the line."""
+    t = np.arange(1, len(regret) + 1) if rounds is None else np.asarray(rounds)
+    line = t * fixed_price_regret_per_round
     above = np.flatnonzero(regret > line + 1e-9)
     if len(above) == 0:
-        return 1
+        return int(t[0]) if rounds is not None else 1
     last = int(above[-1])
-    return None if last == len(regret) - 1 else last + 2
+    if last == len(regret) - 1:
+        return None
+    return last + 2 if rounds is None else int(t[last + 1])
 
 
 def win_horizon(slope: float | None, log_intercept: float | None, gap: float) -> float | None:

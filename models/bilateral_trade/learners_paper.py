@@ -11,10 +11,17 @@ from models.bilateral_trade.learners_gbb import line_estimates
 from models.bilateral_trade.market import COLLECT, EXPLOIT, EXPLORE, Market
 from models.bilateral_trade.schedule import Schedule
 
-__all__ = ["EXP3_BATCH", "dyadic_couples", "exp3_profit_collection", "gbb_one_bit_paper_learner"]
+__all__ = ["EXP3_BATCH", "dyadic_couples", "lp_batch", "exp3_profit_collection", "gbb_one_bit_paper_learner"]
 
 EXP3_BATCH = 1024  # rounds between two Exp3 weight updates (feedback delayed by at most one batch)
-LP_MIN_BATCH, LP_GROWTH = 64, 0.05  # the optimistic LP is re-solved every max(64, 5% of rounds so far)
+LP_MIN_BATCH, LP_GROWTH = 64, 0.05  # the optimistic LP's batches: at least 64 rounds, at most 5% of the phase so far
+
+
+def lp_batch(remaining: int, elapsed: int, support_pulls: np.ndarray) -> int:
+    """Rounds until the optimistic LP is solved again: until the least-pulled couple of its support has
+    doubled its pulls (the rarely-switching form of UCB, which keeps its regret order), at least
+    LP_MIN_BATCH and at most 5% of the rounds of the phase so far."""
+    return min(remaining, max(LP_MIN_BATCH, min(int(LP_GROWTH * elapsed), int(support_pulls.min()))))
 
 
 def dyadic_couples(k: int) -> np.ndarray:
@@ -116,8 +123,9 @@ def gbb_one_bit_paper_learner(
             objective_base[affordable] + ucb[affordable], ucb[affordable], slack
         )
         solves += 1
-        batch = min(market.remaining, max(LP_MIN_BATCH, int(LP_GROWTH * (market.t - start))))
-        cells = rng.choice(affordable[support], size=batch, p=np.asarray(weights) / np.sum(weights))
+        chosen = affordable[support]
+        batch = lp_batch(market.remaining, market.t - start, pulls[chosen])
+        cells = rng.choice(chosen, size=batch, p=np.asarray(weights) / np.sum(weights))
         bits, played = market.play_or_halt(grid[cells // k], grid[cells % k], EXPLOIT)
         cells = cells[: len(bits)][played]
         pulls += np.bincount(cells, minlength=k * k)

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from models.bilateral_trade.learners import LearnerName
+from models.common.claims import seeds_field
 
-__all__ = ["LEARNER_NAMES", "AdvancedSettings", "DistributionParams", "Params", "RectangleParams"]
+LONG_HORIZON = 1 << 20  # above it only the streamed learners run
+STREAMED = ("fixed_price", "gbb_one_bit_paper")
+STREAMED_WORK = 3 << 25  # seeds x T above 2^20: about 3 minutes on one core
+__all__ = ["LEARNER_NAMES", "LONG_HORIZON", "STREAMED", "AdvancedSettings", "DistributionParams", "Params", "RectangleParams"]
 
 LEARNER_NAMES: tuple[str, ...] = get_args(LearnerName)
 DistributionKind = Literal[
@@ -128,14 +132,12 @@ class Params(BaseModel):
         default_factory=_default_distribution, description="Joint distribution of seller and buyer values."
     )
     horizon: int = Field(
-        default=1 << 20, ge=1024, le=1 << 20, description="Number of rounds T (at most 2^20 = 1048576)."
+        default=1 << 20, ge=1024, le=1 << 26, title="Horizon T", json_schema_extra={"unit": "rounds"},
+        description="Number of rounds T, at most 2^26 = 67,108,864. Above 2^20 only the paper's learner and the "
+        "fixed price run (streamed), with seeds x T at most 3 x 2^25: 2^25 with 3 seeds or 2^26 with 1 seed take "
+        "about 3 minutes on one core, within the server's job time limit (JOB_TIMEOUT_S, 300 s by default).",
     )
-    seeds: int = Field(
-        default=5,
-        ge=1,
-        le=10,
-        description="Independent repetitions, each with its own random grid offset (bands, median slopes).",
-    )
+    seeds: int = seeds_field(default=5, maximum=10)
     seed: int = Field(default=0, ge=0, le=2**31 - 1, description="Base random seed.")
     learners: list[LearnerName] = Field(
         default_factory=_all_learners,
@@ -156,3 +158,15 @@ class Params(BaseModel):
         if len(set(value)) != len(value):
             raise ValueError("learners: each learner may appear only once")
         return value
+
+    @model_validator(mode="after")
+    def _long_horizons_stream(self) -> Params:
+        if self.horizon > LONG_HORIZON:
+            others = [n for n in self.learners if n not in STREAMED]
+            if others:
+                raise ValueError(f"horizon above 2^20 runs only {' and '.join(STREAMED)} (streamed); remove "
+                                 + ", ".join(others))
+            if self.seeds * self.horizon > STREAMED_WORK:
+                raise ValueError(f"seeds: {self.seeds} seeds x T = {self.horizon:,} is above 3 x 2^25 rounds (about 3 "
+                                 "minutes on one core, the job's time limit); use fewer seeds or a smaller T")
+        return self

@@ -8,20 +8,18 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from models.bilateral_trade.benchmarks import BenchmarkValues, GbbSolution, compute_benchmarks
+from models.bilateral_trade.claims import measure_claims
 from models.bilateral_trade.distributions import ValuationDistribution
 from models.bilateral_trade.experiment import (
-    LearnerRun,
     crossing_round,
     fit_power_law,
     fit_slope,
     horizon_grid,
-    phase_spans,
     run_learner,
     win_horizon,
     win_horizon_at_rate,
 )
 from models.bilateral_trade.learners import LEARNERS
-from models.bilateral_trade.market import GUARD
 from models.bilateral_trade.params import Params
 from models.bilateral_trade.result import (
     BenchmarkSummary,
@@ -35,13 +33,14 @@ from models.bilateral_trade.result import (
 )
 from models.bilateral_trade.scenarios import build_distribution
 from models.bilateral_trade.schedule import LearnerSettings
+from models.bilateral_trade.stream_market import HEAT_BINS
+from models.bilateral_trade.streaming import STREAMED, StreamRun, from_log, stream_learner
 from models.common.contract import Progress
 from models.common.progress import MonotoneProgress
 
 __all__ = ["run"]
 
 _CHECKPOINTS = 200
-_HEATMAP_BINS = 20
 _GRID_OFFSET_STREAM = 7919  # the seeds' grid offsets come from their own stream
 _WIN_FIT_POINTS = 4  # horizons (the largest ones) of the fit that extrapolates the winning horizon
 
@@ -113,13 +112,6 @@ def _notes(product_form: list[bool]) -> str:
     )
 
 
-def _heatmap(run: LearnerRun) -> list[list[float]]:
-    """Fraction of rounds spent on each (p, q) bin of a 20 x 20 grid over [0, 1]^2."""
-    edges = np.linspace(0.0, 1.0, _HEATMAP_BINS + 1)
-    counts, _, _ = np.histogram2d(run.seller_price, run.buyer_price, bins=[edges, edges])
-    return (counts / max(len(run.seller_price), 1)).tolist()
-
-
 @dataclass
 class _Tally:
     """Everything one learner accumulates over seeds and horizons."""
@@ -130,32 +122,44 @@ class _Tally:
     curve_gbb: list[list[float]] = field(default_factory=list)  # [seed][checkpoint]
     curve_wbb: list[list[float]] = field(default_factory=list)
     curve_profit: list[list[float]] = field(default_factory=list)
-    regret_sum: np.ndarray | None = None  # sum over seeds of the per-round regret at T
     phase_regret: list[dict[str, float]] = field(default_factory=list)
     final_gft: list[float] = field(default_factory=list)
     guard: list[float] = field(default_factory=list)
     product_form: list[bool] = field(default_factory=list)
     min_profit: float = 0.0
+    seed_min_profit: list[float] = field(default_factory=list)
     phases: list[PhaseSpan] = field(default_factory=list)
     grid_points: int = 0
     heatmap: list[list[float]] = field(default_factory=list)
 
-    def add_final(self, outcome: LearnerRun, bench: BenchmarkValues, checkpoints: np.ndarray) -> None:
+    def add_final(self, outcome: StreamRun, bench: BenchmarkValues) -> None:
         """Record the run at the largest horizon T."""
-        regret_gbb = outcome.regret(bench.gbb)
-        index = checkpoints - 1
-        self.curve_gbb.append(regret_gbb[index].tolist())
-        self.curve_wbb.append(outcome.regret(bench.wbb)[index].tolist())
-        self.curve_profit.append(outcome.cumulative_profit()[index].tolist())
-        self.regret_sum = regret_gbb if self.regret_sum is None else self.regret_sum + regret_gbb
+        self.curve_gbb.append(outcome.checkpoint_regret(bench.gbb).tolist())
+        self.curve_wbb.append(outcome.checkpoint_regret(bench.wbb).tolist())
+        self.curve_profit.append(outcome.checkpoint_profit().tolist())
         self.phase_regret.append(outcome.regret_by_phase(bench.gbb))
-        self.final_gft.append(float(outcome.expected_gft.mean()))
-        self.guard.append(float(np.count_nonzero(outcome.phase == GUARD)))
+        self.final_gft.append(outcome.mean_gft())
+        self.guard.append(outcome.guard_rounds())
         if outcome.product_form is not None:
             self.product_form.append(outcome.product_form)
         if not self.phases:
-            self.phases = [PhaseSpan(**span) for span in phase_spans(outcome.phase)]  # type: ignore[arg-type]
+            self.phases = [PhaseSpan(**span) for span in outcome.spans()]  # type: ignore[arg-type]
             self.grid_points = outcome.grid_points
+
+
+def _one_run(name: str, params: Params, dist: ValuationDistribution, bench: BenchmarkValues, horizon: int,
+             seed_index: int, offset: float, checkpoints: np.ndarray, settings: LearnerSettings) -> StreamRun:
+    """One learner on one horizon and seed: streamed (the paper's learner, the fixed price) or per round
+    (common random numbers: the per-round learners of one seed and horizon read the same valuation pools)."""
+    spec = LEARNERS[name]
+    learner_rng = np.random.default_rng([params.seed, seed_index, horizon, spec.stream])
+    points = checkpoints if horizon == params.horizon else np.array([horizon])
+    if name in STREAMED:
+        return stream_learner(name, dist, learner_rng, horizon, points, bench.fixed_price_x, offset)
+    pool_rng = np.random.default_rng([params.seed, seed_index, horizon])
+    pools = (dist.sample(pool_rng, horizon), dist.sample(pool_rng, horizon))
+    outcome = run_learner(name, dist, pools, learner_rng, settings, bench.fixed_price_x, offset)
+    return from_log(outcome, points)
 
 
 def _simulate(
@@ -184,23 +188,21 @@ def _simulate(
             name: ([], [], []) for name in params.learners
         }
         for horizon in horizons:
-            pool_rng = np.random.default_rng([params.seed, seed_index, horizon])
-            pools = (dist.sample(pool_rng, horizon), dist.sample(pool_rng, horizon))
             for name in params.learners:
-                spec = LEARNERS[name]
-                learner_rng = np.random.default_rng([params.seed, seed_index, horizon, spec.stream])
-                outcome = run_learner(name, dist, pools, learner_rng, settings, bench.fixed_price_x, offset)
+                outcome = _one_run(name, params, dist, bench, horizon, seed_index, offset, checkpoints, settings)
                 tally = tallies[name]
-                profit = outcome.cumulative_profit()
-                tally.min_profit = min(tally.min_profit, float(profit.min(initial=0.0)))
+                tally.min_profit = min(tally.min_profit, outcome.min_profit())
+                if len(tally.seed_min_profit) <= seed_index:
+                    tally.seed_min_profit.append(0.0)
+                tally.seed_min_profit[seed_index] = min(tally.seed_min_profit[seed_index], outcome.min_profit())
                 scan_gbb, scan_wbb, scan_profit = scans[name]
                 scan_gbb.append(outcome.final_regret(bench.gbb))
                 scan_wbb.append(outcome.final_regret(bench.wbb))
-                scan_profit.append(float(profit[-1]))
+                scan_profit.append(outcome.final_profit())
                 if horizon == params.horizon:
-                    tally.add_final(outcome, bench, checkpoints)
+                    tally.add_final(outcome, bench)
                     if seed_index == 0 and name == heatmap_learner:
-                        tally.heatmap = _heatmap(outcome)
+                        tally.heatmap = outcome.heatmap()
                 work_done += horizon
                 progress(
                     work_done / total_work,
@@ -214,7 +216,7 @@ def _simulate(
 
 
 def _summary(
-    name: str, tally: _Tally, horizons: list[int], bench: BenchmarkValues, seeds: int
+    name: str, tally: _Tally, horizons: list[int], bench: BenchmarkValues, checkpoints: np.ndarray
 ) -> LearnerSummary:
     """One learner's table row: seed means, median and IQR of the per-seed slopes, the crossing."""
     spec = LEARNERS[name]
@@ -223,8 +225,8 @@ def _summary(
     mean_gbb = np.mean(tally.scan_gbb, axis=0).tolist()
     gap = bench.gbb - bench.fixed_price
     crossing = None
-    if tally.regret_sum is not None and name != "fixed_price":
-        crossing = crossing_round(tally.regret_sum / seeds, gap)
+    if name != "fixed_price":
+        crossing = crossing_round(np.mean(tally.curve_gbb, axis=0), gap, checkpoints)
     fit = fit_power_law(horizons[-_WIN_FIT_POINTS:], mean_gbb[-_WIN_FIT_POINTS:])
     can_win = spec.family == "gbb"  # a WBB learner's regret vs GBB is at least gap x T
     final_gbb = float(np.mean([s[-1] for s in tally.scan_gbb]))
@@ -245,6 +247,7 @@ def _summary(
         win_horizon=win_horizon(fit[0], fit[1], gap) if can_win and fit is not None else None,
         win_horizon_at_rate=win_horizon_at_rate(horizons[-1], final_gbb, gap) if can_win else None,
         min_cumulative_profit=tally.min_profit,
+        min_profit_per_seed=tally.seed_min_profit,
         final_cumulative_profit=float(np.mean([s[-1] for s in tally.scan_profit])),
         average_gft=float(np.mean(tally.final_gft)),
         grid_points=tally.grid_points,
@@ -281,10 +284,10 @@ def run(params: Params, progress: Progress) -> Result:
         params, dist, bench, MonotoneProgress(monotone.stage(0.05, 0.98)), heatmap_learner
     )
     monotone(0.98, "summarising regret, slopes and phases")
-    learners = {name: _summary(name, t, horizons, bench, params.seeds) for name, t in tallies.items()}
+    learners = {name: _summary(name, t, horizons, bench, checkpoints) for name, t in tallies.items()}
     sample_s, sample_b = dist.sample(np.random.default_rng([params.seed, 99]), 1500)
     monotone(1.0, "done")
-    return Result(
+    result = Result(
         distribution=_distribution_summary(params.distribution.kind, dist),
         benchmarks=_benchmark_summary(bench),
         learners=learners,
@@ -295,9 +298,11 @@ def run(params: Params, progress: Progress) -> Result:
         curves={name: _curves(t) for name, t in tallies.items()},
         scan_horizons=horizons,
         heatmap_learner=heatmap_learner,
-        heatmap_edges=np.linspace(0.0, 1.0, _HEATMAP_BINS + 1).tolist(),
+        heatmap_edges=np.linspace(0.0, 1.0, HEAT_BINS + 1).tolist(),
         heatmap_counts=tallies[heatmap_learner].heatmap,
         valuation_sample=[
             (round(float(s), 5), round(float(b), 5)) for s, b in zip(sample_s, sample_b, strict=True)
         ],
     )
+    result.claims = measure_claims(result, params.seed)
+    return result

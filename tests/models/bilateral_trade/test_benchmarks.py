@@ -126,3 +126,23 @@ def test_two_markets_gbb_strictly_above_fixed_price() -> None:
     bench = compute_benchmarks(_dist("two_markets"), 101)
     assert bench.fixed_price == pytest.approx(0.1875, abs=1e-12)  # market B alone at x in [0.6, 0.8]
     assert bench.gbb > 1.2 * bench.fixed_price
+
+
+def test_the_chord_search_and_the_hull_walk_agree_with_highs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The learners' fast path (best chord across the level) against the hull walk and HiGHS, with slack."""
+    import models.bilateral_trade.benchmarks as benchmarks
+
+    rng = np.random.default_rng(1)
+    for _ in range(60):
+        n = int(rng.integers(3, 300))
+        gft, profit = rng.random(n), rng.normal(scale=0.3, size=n)
+        slack = float(rng.choice([0.0, 0.05, 0.2]))
+        fast = two_pair_optimum(gft, profit, slack)
+        monkeypatch.setattr(benchmarks, "_CHORD_CELLS", 0)
+        walked = two_pair_optimum(gft, profit, slack)
+        monkeypatch.setattr(benchmarks, "_CHORD_CELLS", 1 << 18)
+        assert fast[0] == pytest.approx(walked[0], abs=1e-12)
+        if profit.max() >= -slack:  # feasible: the LP optimum with sum x profit >= -slack
+            shifted = profit + slack
+            assert fast[0] == pytest.approx(gbb_lp(rng.random((n, 2)), gft, shifted).value, abs=1e-9)
+            assert np.dot(fast[2], profit[fast[1]]) >= -slack - 1e-9

@@ -161,8 +161,13 @@ def test_zero_mass_and_reversed_ranges_get_one_clear_line() -> None:
 
 def test_horizon_above_the_bound_is_rejected() -> None:
     with pytest.raises(ValidationError) as info:
-        Params.model_validate({"horizon": (1 << 20) + 1})
-    assert "horizon" in str(info.value) and "1048576" in str(info.value)
+        Params.model_validate({"horizon": (1 << 26) + 1, "seeds": 1, "learners": ["gbb_one_bit_paper"]})
+    assert "horizon" in str(info.value) and "67108864" in str(info.value)
+    with pytest.raises(ValidationError, match="runs only fixed_price and gbb_one_bit_paper"):
+        Params.model_validate({"horizon": (1 << 20) + 1})  # the per-round learners stop at 2^20
+    assert Params.model_validate({"horizon": 1 << 26, "seeds": 1, "learners": ["gbb_one_bit_paper", "fixed_price"]})
+    with pytest.raises(ValidationError, match="above 3 x 2"):  # 3 seeds at 2^26 would outlast the job limit
+        Params.model_validate({"horizon": 1 << 26, "seeds": 3, "learners": ["gbb_one_bit_paper"]})
     with pytest.raises(ValidationError):
         Params.model_validate({"learners": ["gbb_one_bit", "gbb_one_bit"]})
     with pytest.raises(ValidationError):
