@@ -1,8 +1,11 @@
-"""Extra-Merge analysis cost: the top-1 share by a thin SVD of the K x P step matrix vs the dense
-P x P covariance eigendecomposition (the textbook PCA), plus the headline table over three seeds.
+"""Extra-Merge benchmarks, run side by side:
 
-The thin SVD costs O(K^2 P) for K steps of P parameters; the dense formulation builds the P x P
-covariance of the steps and diagonalises it, O(P^3). Both give the same share (checked).
+* runtime of the default run now (a 28k-parameter transformer on the HMM corpus, 1,600 steps, two analysis
+  points) against the previous version (a 7k-parameter MLP on an order-3 Markov chain, 1,200 steps), each in a
+  fresh subprocess with one thread: wall and user CPU seconds (the machine is shared; CPU seconds are the figure);
+* evaluation of one parameter vector on a split: reloading the vector into one model (vector_to_parameters) vs
+  building a fresh model per evaluation (the straightforward way), same loss;
+* the per-seed table and the claims over seeds 0, 1, 2.
 
     python benchmarks/bench_extra_merge.py [--quick]
 """
@@ -10,57 +13,98 @@ covariance of the steps and diagonalises it, O(P^3). Both give the same share (c
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import resource
+import subprocess
 import sys
+import tarfile
+import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+import torch
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 
 from models.common import no_progress  # noqa: E402
 from models.extra_merge import SPEC  # noqa: E402
-from models.extra_merge.merging import top1_share  # noqa: E402
+from models.extra_merge.corpus import make_corpus  # noqa: E402
+from models.extra_merge.model import TinyTransformer, evaluate  # noqa: E402
 from models.extra_merge.params import Params  # noqa: E402
 
-
-def dense_top1_share(trajectory: np.ndarray) -> float:
-    """The baseline: eigenvalues of the P x P second-moment matrix of the steps."""
-    steps = np.diff(trajectory, axis=0)
-    eigenvalues = np.linalg.eigvalsh(steps.T @ steps)
-    return float(eigenvalues[-1] / eigenvalues.sum())
+PREVIOUS = "c45ca62"  # the commit before the issue-26 versions of extra_merge and erm_overfit
+_RUN = ("import json, sys, torch; torch.set_num_threads(1); from models.common import no_progress; "
+        "from importlib import import_module; spec = import_module('models.' + sys.argv[1]).SPEC; "
+        "spec.run(spec.params_model.model_validate(json.loads(sys.argv[2])), no_progress)")
 
 
-def speed(parameters: int) -> None:
-    rng = np.random.default_rng(0)
-    trajectory = np.cumsum(rng.normal(size=(7, parameters)), axis=0)
+def _timed(root: Path, method: str, params: dict[str, Any]) -> tuple[float, float]:
+    """(wall, user CPU) seconds of one default run in a fresh one-thread subprocess importing from `root`."""
+    env = {**os.environ, "PYTHONPATH": str(root), "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
     start = time.perf_counter()
-    thin = top1_share(trajectory)
-    t_thin = time.perf_counter() - start
+    subprocess.run([sys.executable, "-c", _RUN, method, json.dumps(params)], cwd=root, env=env, check=True)
+    return time.perf_counter() - start, resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime - before
+
+
+def side_by_side(method: str, params_now: dict[str, Any], params_before: dict[str, Any], commit: str) -> None:
+    """The default run of `method` now and at `commit` (its models/ tree extracted by git archive)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        archive = Path(tmp) / "previous.tar"
+        subprocess.run(["git", "archive", "-o", str(archive), commit, "models"], cwd=ROOT, check=True)
+        with tarfile.open(archive) as tar:
+            tar.extractall(tmp, filter="data")
+        before = _timed(Path(tmp), method, params_before)
+    now = _timed(ROOT, method, params_now)
+    print(f"{method}, default run, one thread (wall s / user CPU s):")
+    print(f"  previous version ({commit}, {params_before or 'defaults'}): {before[0]:6.1f} / {before[1]:6.1f}")
+    print(f"  this version ({params_now or 'defaults'}):            {now[0]:6.1f} / {now[1]:6.1f}")
+    print(f"  ratio now / before: wall {now[0] / before[0]:.2f}x, CPU {now[1] / before[1]:.2f}x")
+
+
+def evaluation_speed(repeats: int) -> None:
+    torch.set_num_threads(1)
+    corpus = make_corpus(np.random.default_rng(0))
+    model = TinyTransformer(corpus.vocab, corpus.train.shape[1] - 1, 32, 2, 2)
+    flat = torch.nn.utils.parameters_to_vector(model.parameters()).detach().clone()
+    tokens = torch.as_tensor(corpus.val)
     start = time.perf_counter()
-    dense = dense_top1_share(trajectory)
-    t_dense = time.perf_counter() - start
-    print(f"top-1 share of 6 steps of {parameters} parameters")
-    print(f"  thin SVD (K x P):            {t_thin * 1e3:8.2f} ms")
-    print(f"  dense covariance eigh (P x P): {t_dense * 1e3:8.2f} ms")
-    print(f"  speed-up {t_dense / t_thin:.0f}x, same share: {abs(thin - dense) < 1e-8} ({thin:.6f} vs {dense:.6f})")
+    for _ in range(repeats):
+        reused = evaluate(model, flat, tokens)
+    t_reuse = (time.perf_counter() - start) / repeats
+    start = time.perf_counter()
+    for _ in range(repeats):
+        fresh_model = TinyTransformer(corpus.vocab, corpus.train.shape[1] - 1, 32, 2, 2)
+        fresh = evaluate(fresh_model, flat, tokens)
+    t_fresh = (time.perf_counter() - start) / repeats
+    print(f"\none evaluation on {tokens.numel():,} tokens: reload into one model {t_reuse * 1e3:.1f} ms, fresh model "
+          f"{t_fresh * 1e3:.1f} ms ({t_fresh / t_reuse:.1f}x), same loss: {abs(reused - fresh) < 1e-6}")
 
 
 def headline(seeds: list[int]) -> None:
-    print("\nDefault run (Adam, lr 0.003, 1200 steps, checkpoint every 20, window 8): test loss in nats/token")
-    print("seed | last | merged | extrapolated (beta) | EMA | top-1 raw / merged | still falling | s/step | verdict")
-    for seed in seeds:
-        r = SPEC.run(Params(seed=seed), no_progress)
-        print(f"{seed:4d} | {r.loss_last:.4f} | {r.loss_merged:.4f} | {r.loss_extrapolated:.4f} ({r.best_beta:g}) | "
-              f"{r.loss_ema:.4f} | {r.top1_share_raw:.3f} / {r.top1_share_merged:.3f} | {r.still_falling} | "
-              f"{r.seconds_per_step * 1e3:.2f} ms | {r.verdict().label}")
+    result = SPEC.run(Params(seed=seeds[0], seeds=len(seeds)), no_progress)
+    print(f"\nDefault run over seeds {seeds}: test loss (nats/token); floor {result.floor:.4f} (first seed)")
+    print("seed | phase (step) | falling | last | merge | EMA (k) | LAWA (k) | Extra-Merge (beta) | gain | share | top-1")
+    for s in result.seeds_run:
+        for c in (s.falling, s.plateau):
+            print(f"{s.seed:4d} | {c.phase} ({c.step}) | {c.still_falling} | {c.loss_last:.5f} | {c.loss_merge:.5f} | "
+                  f"{c.loss_ema:.5f} ({c.ema_k}) | {c.loss_lawa:.5f} ({c.lawa_k}) | {c.loss_extrapolated:.5f} "
+                  f"({c.beta:g}) | {c.gain:+.5f} | {c.gain_share:+.3f} | {c.top1_raw:.2f}/{c.top1_merged:.2f}")
+    for claim in result.claims:
+        print(f"  {claim.id:20s} {claim.holds:9s} {claim.ours.text}")
+    print(f"  verdict: {result.verdict().label}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true")
     args = parser.parse_args()
-    speed(1000 if args.quick else 3000)
+    side_by_side("extra_merge", {}, {}, PREVIOUS)
+    evaluation_speed(5 if args.quick else 30)
     headline([0] if args.quick else [0, 1, 2])
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["Extrapolation", "block_merges", "ema", "extrapolation", "top1_share"]
+__all__ = ["Extrapolation", "block_merges", "ema", "extrapolation", "lawa", "top1_share"]
 
 
 def block_merges(checkpoints: np.ndarray, window: int) -> tuple[np.ndarray, np.ndarray]:
@@ -32,11 +32,18 @@ def block_merges(checkpoints: np.ndarray, window: int) -> tuple[np.ndarray, np.n
 def ema(checkpoints: np.ndarray, window: int) -> np.ndarray:
     """Exponential moving average over checkpoints with decay 1 - 1/window (same row count)."""
     decay = 1.0 - 1.0 / window
-    out = np.empty_like(checkpoints)
+    out = np.empty(checkpoints.shape, dtype=np.float64)
     out[0] = checkpoints[0]
     for k in range(1, len(checkpoints)):
         out[k] = decay * out[k - 1] + (1.0 - decay) * checkpoints[k]
     return out
+
+
+def lawa(checkpoints: np.ndarray, k: int) -> np.ndarray:
+    """LAWA (latest weight averaging): the uniform mean of the last `k` checkpoints."""
+    if not 1 <= k <= len(checkpoints):
+        raise ValueError(f"LAWA over {k} checkpoints needs 1 <= k <= {len(checkpoints)}")
+    return checkpoints[-k:].mean(axis=0)
 
 
 def top1_share(trajectory: np.ndarray) -> float:

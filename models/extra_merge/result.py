@@ -1,14 +1,14 @@
-"""Result of an Extra-Merge run: test losses of last / merged / extrapolated, rank-one shares, curves."""
+"""Result of an Extra-Merge run: per seed and phase, test losses of every method; the first seed's curves."""
 
 from __future__ import annotations
 
 import io
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
-from models.common.contract import Artifact, MethodResult, Verdict
+from models.common.contract import Artifact, MethodResult
 
-__all__ = ["BetaPoint", "Result", "TrajectoryPoint"]
+__all__ = ["BetaPoint", "CutSummary", "Result", "SeedSummary", "TrajectoryPoint"]
 
 
 class BetaPoint(BaseModel):
@@ -28,99 +28,86 @@ class TrajectoryPoint(BaseModel):
     pc2: float
 
 
-class Result(MethodResult):
-    loss_last: float
-    loss_merged: float
-    loss_extrapolated: float
-    loss_ema: float
-    best_beta: float
-    top1_share_raw: float
-    top1_share_merged: float
-    pca_steps: int
+class CutSummary(BaseModel):
+    """Every method's test loss (nats/token) on the checkpoints saved up to `step`."""
+
+    phase: str = Field(description="'falling' (mid-training) or 'plateau' (end of training).")
+    step: int
     still_falling: bool
-    merged_val_losses: list[float]
-    betas: list[BetaPoint]
+    loss_last: float
+    loss_merge: float
+    loss_ema: float
+    ema_k: int = Field(description="EMA horizon k (decay 1 - 1/k per checkpoint), chosen on validation.")
+    loss_lawa: float
+    lawa_k: int = Field(description="Checkpoints averaged by LAWA, chosen on validation.")
+    loss_extrapolated: float
+    beta: float
+    top1_raw: float
+    top1_merged: float
+    pca_steps: int
+    floor: float
+
+    best_baseline: float = Field(description="min(merge, EMA, LAWA) test loss.")
+    gain: float = Field(description="Extra-Merge's gain over the best merging baseline (nats/token; > 0: better).")
+    gain_share: float = Field(description="The gain as a share of the best baseline's gap to the loss floor.")
+
+
+class SeedSummary(BaseModel):
+    seed: int
+    falling: CutSummary
+    plateau: CutSummary
+
+
+class Result(MethodResult):
+    seeds_run: list[SeedSummary]
+    betas: list[BetaPoint] = Field(description="First seed, falling phase: the beta sweep.")
+    trajectory: list[TrajectoryPoint] = Field(description="First seed, falling phase: PCA of the late trajectory.")
     checkpoint_steps: list[int]
     val_loss: list[float]
+    learning_rate: list[float]
     train_steps: list[int]
     train_loss: list[float]
-    trajectory: list[TrajectoryPoint]
-    entropy_rate: float
-    uniform_loss: float
+    floor: float
+    unigram_loss: float
     optimizer: str
-    device: str
     seconds_per_step: float
     parameters: int
 
     def metrics(self) -> dict[str, float | int | str]:
-        return {
-            "Test loss, last checkpoint (nats/token)": round(self.loss_last, 5),
-            "Test loss, merged (nats/token)": round(self.loss_merged, 5),
-            "Test loss, extrapolated (nats/token)": round(self.loss_extrapolated, 5),
-            "Test loss, EMA (nats/token)": round(self.loss_ema, 5),
-            "Best beta (chosen on validation)": self.best_beta,
-            f"Top-1 share of the last {self.pca_steps} raw steps": round(self.top1_share_raw, 3),
-            f"Top-1 share of the last {self.pca_steps} merged steps": round(self.top1_share_merged, 3),
-            "Loss still falling at the end": "yes" if self.still_falling else "no (plateau)",
-            "Entropy rate of the chain (loss floor, nats)": round(self.entropy_rate, 4),
-            f"Seconds per step ({self.optimizer}, {self.device})": round(self.seconds_per_step, 5),
-            "Model parameters": self.parameters,
-        }
-
-    def verdict(self) -> Verdict:
-        numbers = (
-            f"test loss: last {self.loss_last:.4f}, merged {self.loss_merged:.4f}, extrapolated "
-            f"{self.loss_extrapolated:.4f} (beta {self.best_beta:g}); top-1 share raw {self.top1_share_raw:.2f}, "
-            f"merged {self.top1_share_merged:.2f}"
-        )
-        order = self.loss_extrapolated < self.loss_merged < self.loss_last
-        rank = self.top1_share_merged > self.top1_share_raw
-        if not self.still_falling:
-            gain = self.loss_merged - self.loss_extrapolated
-            return Verdict(
-                f"Plateau: extrapolation gains {gain:.4f} nats", "info",
-                "The validation loss of the merges has stopped falling, where the paper expects no gain from "
-                f"extrapolating. {numbers}.",
-            )
-        if order and rank:
-            return Verdict("Extrapolated < merged < last", "success", numbers + ".")
-        failed = []
-        if not self.loss_extrapolated < self.loss_merged:
-            failed.append("extrapolation did not beat the merge")
-        if not self.loss_merged < self.loss_last:
-            failed.append("the merge did not beat the last checkpoint")
-        if not rank:
-            failed.append("the merged trajectory is not closer to rank one")
-        return Verdict("Not reproduced: " + "; ".join(failed), "warning", numbers + ".")
+        first = self.seeds_run[0]
+        out: dict[str, float | int | str] = {}
+        for cut in (first.falling, first.plateau):
+            label = f"{cut.phase}, step {cut.step}"
+            out[f"Test loss, Extra-Merge ({label}, nats/token)"] = round(cut.loss_extrapolated, 4)
+            out[f"Test loss, best merging baseline ({label}, nats/token)"] = round(cut.best_baseline, 4)
+            out[f"Test loss, last checkpoint ({label}, nats/token)"] = round(cut.loss_last, 4)
+            out[f"Gain as share of the gap to the floor ({label})"] = round(cut.gain_share, 3)
+        out["Loss floor: exact Bayes predictor of the HMM (nats/token)"] = round(self.floor, 4)
+        out["Unigram loss (nats/token)"] = round(self.unigram_loss, 4)
+        out[f"Seconds per step ({self.optimizer}, first seed)"] = round(self.seconds_per_step, 4)
+        out["Model parameters"] = self.parameters
+        return out
 
     def artifacts(self) -> dict[str, Artifact]:
-        return {
-            "beta_sweep.csv": Artifact.csv(self.beta_csv()),
-            "training_curve.csv": Artifact.csv(self.training_csv()),
-            "trajectory_pca.csv": Artifact.csv(self.trajectory_csv()),
-        }
+        return {"losses_per_seed.csv": Artifact.csv(self.seeds_csv()), "beta_sweep.csv": Artifact.csv(self.beta_csv()),
+                "training_curve.csv": Artifact.csv(self.training_csv())}
+
+    def seeds_csv(self) -> str:
+        buffer = io.StringIO()
+        buffer.write("seed,phase,step,still_falling,last,merge,ema,ema_k,lawa,lawa_k,extrapolated,beta,"
+                     "top1_raw,top1_merged,floor\n")
+        for s in self.seeds_run:
+            for c in (s.falling, s.plateau):
+                buffer.write(f"{s.seed},{c.phase},{c.step},{c.still_falling},{c.loss_last:.6f},{c.loss_merge:.6f},"
+                             f"{c.loss_ema:.6f},{c.ema_k},{c.loss_lawa:.6f},{c.lawa_k},{c.loss_extrapolated:.6f},"
+                             f"{c.beta:g},{c.top1_raw:.4f},{c.top1_merged:.4f},{c.floor:.6f}\n")
+        return buffer.getvalue()
 
     def beta_csv(self) -> str:
-        buffer = io.StringIO()
-        buffer.write("beta,val_loss,test_loss\n")
-        for p in self.betas:
-            buffer.write(f"{p.beta},{p.val_loss:.6f},{p.test_loss:.6f}\n")
-        return buffer.getvalue()
+        rows = "".join(f"{p.beta:g},{p.val_loss:.6f},{p.test_loss:.6f}\n" for p in self.betas)
+        return "beta,val_loss,test_loss\n" + rows
 
     def training_csv(self) -> str:
-        buffer = io.StringIO()
-        buffer.write("step,train_loss_binned,val_loss_at_checkpoint\n")
-        val = dict(zip(self.checkpoint_steps, self.val_loss, strict=True))
-        rows = sorted(set(self.train_steps) | set(val))
-        train = dict(zip(self.train_steps, self.train_loss, strict=True))
-        for step in rows:
-            t, v = train.get(step), val.get(step)
-            buffer.write(f"{step},{'' if t is None else f'{t:.6f}'},{'' if v is None else f'{v:.6f}'}\n")
-        return buffer.getvalue()
-
-    def trajectory_csv(self) -> str:
-        buffer = io.StringIO()
-        buffer.write("kind,step_or_beta,pc1,pc2\n")
-        for p in self.trajectory:
-            buffer.write(f"{p.kind},{p.step:g},{p.pc1:.6f},{p.pc2:.6f}\n")
-        return buffer.getvalue()
+        rows = "".join(f"{s},{v:.6f},{f:.4f}\n" for s, v, f in
+                       zip(self.checkpoint_steps, self.val_loss, self.learning_rate, strict=True))
+        return "step,val_loss,lr_factor\n" + rows

@@ -1,37 +1,35 @@
-"""run(params, progress): corpus, training with checkpoints, merges, rank-one shares, the beta sweep."""
+"""run(params, progress): per seed, the HMM corpus, the transformer's training, and two analysis points."""
 
 from __future__ import annotations
-
-import math
 
 import numpy as np
 import torch
 
+from models.common.claims import Standing, evaluate_claims, run_seeds, seed_values
 from models.common.contract import Progress
-from models.common.device import torch_device
 from models.common.progress import MonotoneProgress
-from models.extra_merge.corpus import VOCAB, Corpus, make_corpus
-from models.extra_merge.merging import Extrapolation, block_merges, ema, extrapolation, top1_share
-from models.extra_merge.model import NextTokenMLP, TrainingRun, evaluate, train
+from models.extra_merge.analysis import CutAnalysis, analyse_cut
+from models.extra_merge.claims import CLAIMS, measure
+from models.extra_merge.corpus import Corpus, make_corpus
+from models.extra_merge.merging import Extrapolation
+from models.extra_merge.model import TinyTransformer, TrainingRun, evaluate, train
 from models.extra_merge.params import Params
-from models.extra_merge.result import BetaPoint, Result, TrajectoryPoint
+from models.extra_merge.result import Result, SeedSummary, TrajectoryPoint
 
-__all__ = ["FALLING_TOLERANCE", "MAX_PCA_STEPS", "run"]
+__all__ = ["run"]
 
-MAX_PCA_STEPS = 6  # merged steps (and raw steps at the same times) in the rank-one test and the direction
-FALLING_TOLERANCE = 0.002  # "still falling": the last merge's validation loss is 0.2% below the previous one's
 _TRAIN_POINTS = 300
 
 
 class _Scorer:
-    """Validation and test loss of a flat parameter vector (float64 numpy in, nats/token out)."""
+    """Validation and test loss of a flat parameter vector (numpy in, nats/token out)."""
 
-    def __init__(self, model: NextTokenMLP, data: dict[str, torch.Tensor], device: str) -> None:
-        self.model, self.data, self.device = model, data, device
+    def __init__(self, model: TinyTransformer, corpus: Corpus) -> None:
+        self.model = model
+        self.tokens = {"val": torch.as_tensor(corpus.val), "test": torch.as_tensor(corpus.test)}
 
     def __call__(self, flat: np.ndarray, split: str) -> float:
-        vector = torch.as_tensor(flat, dtype=torch.float32, device=self.device)
-        return evaluate(self.model, vector, self.data[f"{split}_x"], self.data[f"{split}_y"])
+        return evaluate(self.model, torch.as_tensor(flat, dtype=torch.float32), self.tokens[split])
 
 
 def _binned(losses: list[float]) -> tuple[list[int], list[float]]:
@@ -41,76 +39,62 @@ def _binned(losses: list[float]) -> tuple[list[int], list[float]]:
     return [(k + 1) * width for k in range(count)], values.round(6).tolist()
 
 
-def _trajectory(raw: np.ndarray, merges: np.ndarray, merge_steps: list[int], raw_steps: list[int],
-                line: Extrapolation, betas: list[float]) -> list[TrajectoryPoint]:
+def _trajectory(cut: CutAnalysis, betas: list[float]) -> list[TrajectoryPoint]:
+    raw = cut.raw_window
     centre = raw.mean(axis=0)
     _, _, vt = np.linalg.svd(raw - centre, full_matrices=False)
     axes = vt[:2]
+    line: Extrapolation = cut.line
 
     def project(kind: str, steps: list[float], points: np.ndarray) -> list[TrajectoryPoint]:
         coords = (points - centre) @ axes.T
         return [TrajectoryPoint(kind=kind, step=s, pc1=float(c[0]), pc2=float(c[1] if len(c) > 1 else 0.0))
                 for s, c in zip(steps, coords, strict=True)]
 
-    extrapolated = np.stack([line.at(b) for b in betas])
-    return (project("raw", [float(s) for s in raw_steps], raw)
-            + project("merged", [float(s) for s in merge_steps], merges)
-            + project("extrapolated", betas, extrapolated))
+    return (project("raw", [float(s) for s in cut.raw_steps], raw)
+            + project("merged", [float(s) for s in cut.merge_steps], cut.merges)
+            + project("extrapolated", betas, np.stack([line.at(b) for b in betas])))
 
 
-def _analyse(params: Params, corpus: Corpus, training: TrainingRun, score: _Scorer) -> Result:
-    window = params.merge_window
-    checkpoints = training.checkpoints
-    merges, raw_at_ends = block_merges(checkpoints, window)
-    span = min(len(merges) - 1, MAX_PCA_STEPS)
-    line = extrapolation(merges, span)
-    betas = [BetaPoint(beta=b, val_loss=score(line.at(b), "val"), test_loss=score(line.at(b), "test"))
-             for b in params.betas]
-    best = min(betas, key=lambda p: p.val_loss)
-    merged_val = [score(m, "val") for m in merges]
-    offset = len(checkpoints) - len(merges) * window
-    merge_steps = [training.checkpoint_steps[offset + (k + 1) * window - 1] for k in range(len(merges))]
-    first_raw = len(checkpoints) - (span + 1) * window
-    train_steps, train_loss = _binned(training.train_loss)
-    return Result(
-        loss_last=score(checkpoints[-1], "test"),
-        loss_merged=score(merges[-1], "test"),
-        loss_extrapolated=best.test_loss,
-        loss_ema=score(ema(checkpoints, window)[-1], "test"),
-        best_beta=best.beta,
-        top1_share_raw=top1_share(raw_at_ends[-(span + 1):]),
-        top1_share_merged=top1_share(merges[-(span + 1):]),
-        pca_steps=span,
-        still_falling=merged_val[-1] < merged_val[-2] * (1.0 - FALLING_TOLERANCE),
-        merged_val_losses=merged_val,
-        betas=betas,
-        checkpoint_steps=training.checkpoint_steps,
-        val_loss=training.val_loss,
-        train_steps=train_steps,
-        train_loss=train_loss,
-        trajectory=_trajectory(checkpoints[first_raw:], merges[-(span + 1):], merge_steps[-(span + 1):],
-                               training.checkpoint_steps[first_raw:], line, params.betas),
-        entropy_rate=corpus.entropy_rate,
-        uniform_loss=math.log(VOCAB),
-        optimizer=params.optimizer,
-        device=score.device,
-        seconds_per_step=training.seconds_per_step,
-        parameters=int(checkpoints.shape[1]),
-    )
+def _one_seed(params: Params, seed: int, progress: Progress) -> tuple[SeedSummary, CutAnalysis, TrainingRun, Corpus]:
+    stages = MonotoneProgress(progress)
+    stages(0.0, f"seed {seed}: sampling the HMM corpus")
+    corpus = make_corpus(np.random.default_rng(seed))
+    model, training = train(corpus, width=params.width, layers=params.layers, lr=params.learning_rate,
+                            steps=params.steps, batch_size=params.batch_size, checkpoint_every=params.checkpoint_every,
+                            optimizer=params.optimizer, seed=seed, schedule=params.schedule, progress=stages.stage(0.02, 0.9))
+    stages(0.9, f"seed {seed}: merging, EMA, LAWA and the beta sweep")
+    score = _Scorer(model, corpus)
+    steps = training.checkpoint_steps
+    cut = int(params.steps * params.falling_cut) // params.checkpoint_every
+    falling = analyse_cut(training.checkpoints[:cut], steps[:cut], params.merge_window, params.betas, score,
+                          corpus.floor, "falling")
+    plateau = analyse_cut(training.checkpoints, steps, params.merge_window, params.betas, score, corpus.floor,
+                          "plateau")
+    stages(1.0, f"seed {seed}: done")
+    return SeedSummary(seed=seed, falling=falling.summary, plateau=plateau.summary), falling, training, corpus
 
 
 def run(params: Params, progress: Progress) -> Result:
-    """Train once, then merge, test rank one, and sweep beta (chosen on validation, reported on test)."""
-    monotone = MonotoneProgress(progress)
-    monotone(0.0, "sampling the order-3 Markov corpus")
-    corpus = make_corpus(np.random.default_rng(params.seed))
-    device = torch_device()
-    model, training, data = train(
-        corpus, hidden=params.hidden, lr=params.learning_rate, steps=params.steps, batch_size=params.batch_size,
-        checkpoint_every=params.checkpoint_every, optimizer=params.optimizer, seed=params.seed, device=device,
-        progress=monotone.stage(0.02, 0.9),
+    """Train each seed, analyse mid-training (falling) and at the end (plateau), and judge the claims."""
+    seeds = seed_values(params.seed, params.seeds)
+    outcomes = run_seeds(seeds, lambda s, p: _one_seed(params, s, p), progress)
+    summaries = [o[0] for o in outcomes]
+    _, falling, training, corpus = outcomes[0]
+    train_steps, train_loss = _binned(training.train_loss)
+    falls = [s.falling for s in summaries]
+    standing = Standing(metric="test loss while the loss still falls (nats/token)", lower_is_better=True,
+                        method="Extra-Merge", scores={
+                            "Extra-Merge": float(np.mean([c.loss_extrapolated for c in falls])),
+                            "plain merge": float(np.mean([c.loss_merge for c in falls])),
+                            "EMA": float(np.mean([c.loss_ema for c in falls])),
+                            "LAWA": float(np.mean([c.loss_lawa for c in falls])),
+                            "last checkpoint": float(np.mean([c.loss_last for c in falls]))})
+    return Result(
+        claims=evaluate_claims(CLAIMS, measure(summaries), seeds), standing=standing, seeds_run=summaries,
+        betas=falling.betas, trajectory=_trajectory(falling, params.betas), checkpoint_steps=training.checkpoint_steps,
+        val_loss=[round(v, 6) for v in training.val_loss], learning_rate=[round(f, 6) for f in training.learning_rate],
+        train_steps=train_steps, train_loss=train_loss, floor=corpus.floor, unigram_loss=corpus.unigram,
+        optimizer=params.optimizer, seconds_per_step=training.seconds_per_step,
+        parameters=int(training.checkpoints.shape[1]),
     )
-    monotone(0.9, "merging, PCA and the beta sweep")
-    result = _analyse(params, corpus, training, _Scorer(model, data, device))
-    monotone(1.0, "done")
-    return result

@@ -1,4 +1,4 @@
-"""AppTest of the Extra-Merge page against the live backend: a short run and an example."""
+"""AppTest of the Extra-Merge page against the live backend: a short run, an example, a refusal."""
 
 from __future__ import annotations
 
@@ -17,32 +17,35 @@ def _page() -> AppTest:
     return at
 
 
-def test_a_short_run_shows_losses_checks_and_figures(live_backend: str) -> None:
+def test_a_short_run_shows_claims_losses_and_figures(live_backend: str) -> None:
     at = _page()
-    at.number_input(key=f"{NAME}.steps").set_value(300)
-    at.slider(key=f"{NAME}.checkpoint_every").set_value(10)
-    at.slider(key=f"{NAME}.merge_window").set_value(5)
+    at.number_input(key=f"{NAME}.steps").set_value(240)
+    at.slider(key=f"{NAME}.checkpoint_every").set_value(5)
+    at.slider(key=f"{NAME}.merge_window").set_value(4)
+    at.selectbox(key=f"{NAME}.width").set_value(16)
+    at.slider(key=f"{NAME}.layers").set_value(1)
     at = click_run(at)
     assert not at.exception
-    losses = next(df.value for df in at.dataframe if "test loss (nats/token)" in df.value.columns)
-    assert len(losses) == 5
-    checks = next(df.value for df in at.dataframe if "check" in df.value.columns)
-    assert len(checks) == 3
-    assert len(at.get("plotly_chart")) == 3
-    assert "at the end of training" in page_text(at)
+    per_seed = next(df.value for df in at.dataframe if "Claim" in df.value.columns and "Seed" in df.value.columns)
+    assert len(per_seed) == 4  # four claims, one seed
+    losses = next(df.value for df in at.dataframe if "Extra-Merge (beta)" in df.value.columns)
+    assert len(losses) == 2  # one seed, two analysis points
+    assert "None" not in losses.to_string() and "nan" not in losses.to_string()
+    assert len(at.get("plotly_chart")) == 4
+    assert "Loss floor" in page_text(at)
 
 
 def test_too_few_checkpoints_are_refused(live_backend: str) -> None:
     at = _page()
-    at.number_input(key=f"{NAME}.steps").set_value(100)
-    at.slider(key=f"{NAME}.checkpoint_every").set_value(10)
+    at.number_input(key=f"{NAME}.steps").set_value(400)
     at = click_run(at)
     assert "needs at least 24" in page_text(at)
 
 
-def test_example_fills_the_controls(live_backend: str) -> None:
+def test_the_reproduce_example_fills_the_controls(live_backend: str) -> None:
     at = _page()
-    label = next(o for o in at.selectbox(key=f"{NAME}._example").options if o.startswith("Muon"))
+    label = next(o for o in at.selectbox(key=f"{NAME}._example").options if o.startswith("Reproduce the paper"))
     at.selectbox(key=f"{NAME}._example").set_value(label)
     at.run()
-    assert at.selectbox(key=f"{NAME}.optimizer").value == "muon"
+    assert at.slider(key=f"{NAME}.seeds").value == 3
+    assert at.number_input(key=f"{NAME}.steps").value == 3200

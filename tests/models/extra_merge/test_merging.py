@@ -56,3 +56,13 @@ def test_extrapolation_recovers_the_line_direction_and_step() -> None:
     assert np.allclose(line.step, 2.0 * direction)
     assert np.allclose(line.at(1.0), merges[-1] + 2.0 * direction)
     assert np.allclose(line.at(0.0), merges[-1])
+
+
+def test_lawa_is_the_mean_of_the_last_k() -> None:
+    from models.extra_merge.merging import lawa
+
+    x = np.arange(20, dtype=float).reshape(10, 2)
+    assert np.allclose(lawa(x, 3), x[-3:].mean(axis=0))
+    assert np.allclose(lawa(x, 10), x.mean(axis=0))
+    with pytest.raises(ValueError):
+        lawa(x, 11)
