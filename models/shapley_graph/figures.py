@@ -73,7 +73,8 @@ def molecule_figure(result: Result) -> go.Figure:
         showlegend=False))
     fig.update_layout(
         title=f"{result.name or result.smiles}: atoms coloured by Shapley value, bonds by pair interaction (SII)",
-        xaxis=dict(visible=False), yaxis=dict(visible=False, scaleanchor="x"), plot_bgcolor="white",
+        xaxis=dict(visible=False, title="drawing x (2D layout units)"),
+        yaxis=dict(visible=False, scaleanchor="x", title="drawing y (2D layout units)"), plot_bgcolor="white",
         height=520, margin=dict(r=140))
     return fig
 

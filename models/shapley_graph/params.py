@@ -6,6 +6,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from models.common.claims import seeds_field
+
 __all__ = ["Params"]
 
 
@@ -13,6 +15,7 @@ class Params(BaseModel):
     """Molecule (SMILES), the game to explain, the surrogate's bond dimension, the query budget and the ensemble."""
 
     model_config = ConfigDict(extra="forbid")
+    seeds: int = seeds_field(default=1, maximum=5)
     smiles: str = Field(
         "CC(=O)Nc1ccc(O)cc1",
         min_length=1,
@@ -49,4 +52,4 @@ class Params(BaseModel):
     error_curve: bool = Field(
         True, description="For molecules of at most 16 atoms: error against exact values over a range of budgets"
     )
-    seed: int = Field(0, ge=0, le=2**31 - 1, description="Random seed (coalition sampling, network initialisation, shapiq)")
+    seed: int = Field(0, ge=0, le=2**31 - 1, description="Base seed (coalition sampling, network initialisation, shapiq); seed k of a run is seed + k")

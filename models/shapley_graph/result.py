@@ -8,11 +8,9 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-from models.common import Artifact, MethodResult, Verdict
+from models.common import Artifact, MethodResult
 
 __all__ = [
-    "SHAPLEY_TARGET",
-    "SII_TARGET",
     "AtomValue",
     "BaselineRow",
     "CurvePoint",
@@ -20,10 +18,8 @@ __all__ = [
     "MaskingRow",
     "PairValue",
     "Result",
+    "SeedRow",
 ]
-
-SHAPLEY_TARGET = 0.05  # relative L2 error of the Shapley values that counts as accurate
-SII_TARGET = 0.15  # ... and of the pairwise SII matrix
 
 
 class AtomValue(BaseModel):
@@ -90,6 +86,21 @@ class MaskingRow(BaseModel):
     reference: str
 
 
+class SeedRow(BaseModel):
+    """One seed: its own coalitions, fit and shapiq runs, and their errors against the (seed-free) exact reference."""
+
+    seed: int
+    queries: int
+    shapley_error: float | None = None
+    sii_error: float | None = None
+    warm_start_shapley_error: float | None = None
+    warm_start_sii_error: float | None = None
+    surrogate_r2: float | None = None
+    efficiency_gap: float
+    fit_seconds: float
+    baselines: list[BaselineRow] = []
+
+
 def _pct(value: float | None, digits: int = 3) -> float | str:
     return "n/a" if value is None else round(100 * value, digits)
 
@@ -128,32 +139,12 @@ class Result(MethodResult):
     masking_comparison: list[MaskingRow] = []
     baselines: list[BaselineRow] = []
     error_curve: list[CurvePoint] = []
+    per_seed: list[SeedRow] = []
     predictor_test_r2: float | None = None
     fit_seconds: float
     index_seconds: float
     wall_seconds: float
     device: str
-
-    def verdict(self) -> Verdict:
-        if self.exact is None or self.relative_l2_error is None or self.sii_relative_l2_error is None:
-            r2 = f"{self.surrogate_r2:.3f}" if self.surrogate_r2 is not None else "n/a"
-            why = ("the global-readout predictor has no receptive-field bound" if self.predictor == "gnn_global"
-                   else "its receptive fields are too large for an exact computation within a job's limits")
-            return Verdict("No exact reference", "info",
-                           f"{self.n_atoms} atoms are too many for brute force and {why}; only the surrogate's "
-                           f"held-out R^2 ({r2}) is known, and R^2 is no proxy for interaction accuracy.")
-        shap, sii = self.relative_l2_error, self.sii_relative_l2_error
-        good = shap <= SHAPLEY_TARGET and sii <= SII_TARGET
-        kernel = next((b for b in self.baselines if b.name == "KernelSHAP" and b.shapley_error is not None), None)
-        versus = (f" KernelSHAP at the same budget: {100 * kernel.shapley_error:.1f}%."  # type: ignore[operator]
-                  if kernel else "")
-        method = self.exact.method.replace("_", " ")
-        return Verdict(
-            f"Exact reference: Shapley error {100 * shap:.1f}%, SII error {100 * sii:.0f}%",
-            "success" if good else "warning",
-            f"Against the exact values ({method}, {self.exact.queries:,} coalitions); accurate means at most "
-            f"{100 * SHAPLEY_TARGET:.0f}% (Shapley) and {100 * SII_TARGET:.0f}% (SII) relative L2 error.{versus}",
-        )
 
     def metrics(self) -> dict[str, float | int | str]:
         rows: dict[str, float | int | str] = {
