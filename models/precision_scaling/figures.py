@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import plotly.graph_objects as go
+from plotly.subplots import make_subplots
 
 from models.common.plots import Series, theory_vs_simulation
+from models.precision_scaling.claims import KEEP_FRACTION, SHRINK_FRACTION
 from models.precision_scaling.result import SCHEMES, Result
 
 __all__ = ["figures"]
@@ -29,7 +31,8 @@ def _risk_vs_m(result: Result) -> go.Figure:
         for s in SCHEMES
     ]
     return theory_vs_simulation(
-        series, title=f"Excess risk against model size M after N = {result.n_samples:,} samples ({result.bits} bits)",
+        series, title=f"Excess risk against model size M after N = {result.n_samples:,} samples "
+        f"(multiplicative {result.multiplicative_bits} bit(s), additive {result.additive_bits} bits)",
         x_title="model size M (sketch dimension)", y_title="excess risk", log_x=True, log_y=True,
     )
 
@@ -64,6 +67,28 @@ def _effective(result: Result) -> go.Figure:
     return fig
 
 
+def _per_seed(result: Result) -> go.Figure:
+    """The claims' two quantities seed by seed, with their thresholds."""
+    fig = make_subplots(rows=1, cols=2, subplot_titles=(f"m_eff / M at M = {result.per_seed[0].m}",
+                                                        f"N_eff / N at N = {result.per_seed[0].n:,}"))
+    seeds = [str(r.seed) for r in result.per_seed]
+    for scheme in ("multiplicative", "additive"):
+        fig.add_trace(go.Bar(x=seeds, y=[r.m_eff_fraction[scheme] for r in result.per_seed], name=scheme,
+                             marker_color=COLOURS[scheme], legendgroup=scheme), row=1, col=1)
+        fig.add_trace(go.Bar(x=seeds, y=[r.n_eff_fraction[scheme] for r in result.per_seed], name=scheme,
+                             marker_color=COLOURS[scheme], legendgroup=scheme, showlegend=False), row=1, col=2)
+    fig.add_hline(y=KEEP_FRACTION, line_dash="dash", line_color=COLOURS["multiplicative"], row=1, col=1,
+                  annotation_text=f"multiplicative keeps: >= {KEEP_FRACTION}")
+    fig.add_hline(y=SHRINK_FRACTION, line_dash="dot", line_color=COLOURS["additive"], row=1, col=1,
+                  annotation_text=f"additive shrinks: < {SHRINK_FRACTION}", annotation_position="bottom right")
+    fig.add_hline(y=1.0, line_dash="dash", line_color="grey", row=1, col=2, annotation_text="degrades: < 1")
+    fig.update_xaxes(title_text="seed", type="category")
+    fig.update_yaxes(title_text="effective model size / M", row=1, col=1)
+    fig.update_yaxes(title_text="effective data size / N", row=1, col=2)
+    fig.update_layout(title="The claims per seed at matched noise", barmode="group")
+    return fig
+
+
 def figures(result: Result) -> dict[str, go.Figure]:
-    return {"risk_vs_model_size": _risk_vs_m(result), "risk_vs_samples": _risk_vs_n(result),
-            "effective_model_size": _effective(result)}
+    return {"claims_per_seed": _per_seed(result), "risk_vs_model_size": _risk_vs_m(result),
+            "risk_vs_samples": _risk_vs_n(result), "effective_model_size": _effective(result)}

@@ -6,6 +6,8 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from models.common.claims import seeds_field
+
 __all__ = ["Params"]
 
 
@@ -19,24 +21,29 @@ class Params(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     model_sizes: list[Annotated[int, Field(ge=2, le=1024)]] = Field(
-        default_factory=_default_sizes,
-        min_length=2,
-        max_length=10,
+        default_factory=_default_sizes, min_length=2, max_length=10, title="Model sizes M",
+        json_schema_extra={"unit": "sketch rows"},
         description="Sketch sizes M (model parameters), each in [2, 1024] and below the dimension.",
     )
-    n_samples: int = Field(default=4000, ge=100, le=50000, description="N: samples seen once by SGD (one pass).")
-    bits: int = Field(
-        default=6, ge=1, le=16,
-        description="b: mantissa bits of the multiplicative (float-like) quantiser and integer bits of the "
-        "additive (int-like) one.",
+    n_samples: int = Field(default=4000, ge=100, le=50000, title="Samples N (one pass)",
+                           json_schema_extra={"unit": "samples"}, description="N: samples seen once by SGD.")
+    multiplicative_bits: int = Field(
+        default=1, ge=1, le=12, title="Multiplicative (float-like) mantissa bits", json_schema_extra={"unit": "bits"},
+        description="b of the float-like quantiser: b mantissa bits, unbounded exponent (1 bit: the mantissa of FP4 E2M1).",
     )
-    spectrum_exponent: float = Field(
-        default=2.0, ge=1.1, le=4.0, description="a: the data covariance has eigenvalues i^(-a), i = 1..d."
+    additive_bits: int = Field(
+        default=0, ge=0, le=16, title="Additive (int-like) bits", json_schema_extra={"unit": "bits"},
+        description="Bits of the integer grid on [-4, 4]. 0: matched, i.e. the width whose closed-form noise variance "
+        "is closest to the multiplicative quantiser's (the run then measures both and reports their ratio).",
     )
-    seeds: int = Field(default=3, ge=1, le=10, description="Independent problems (sketch, target, data) averaged.")
-    seed: int = Field(default=0, ge=0, le=2**31 - 1, description="Base random seed.")
-    dimension: int = Field(default=512, ge=64, le=4096, description="d: ambient dimension of the features.")
-    label_noise: float = Field(default=0.1, ge=0.0, le=1.0, description="sigma: standard deviation of the label noise.")
+    spectrum_exponent: float = Field(default=2.0, ge=1.1, le=4.0, title="Spectrum exponent a",
+                                     description="The data covariance has eigenvalues i^(-a), i = 1..d.")
+    seeds: int = seeds_field(default=3, maximum=10)
+    seed: int = Field(default=0, ge=0, le=2**31 - 1, title="Base seed",
+                      description="Seed k of a run (problem, data and rounding) is seed + k.")
+    dimension: int = Field(default=512, ge=64, le=4096, title="Dimension d", description="Ambient dimension of the features.")
+    label_noise: float = Field(default=0.1, ge=0.0, le=1.0, title="Label noise σ",
+                               description="Standard deviation of the label noise.")
 
     @field_validator("model_sizes")
     @classmethod

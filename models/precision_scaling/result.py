@@ -7,9 +7,9 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-from models.common.contract import Artifact, MethodResult, Verdict
+from models.common.contract import Artifact, MethodResult
 
-__all__ = ["Checks", "DataPoint", "EffectiveSize", "Fit", "Result", "RiskPoint", "SchemeName"]
+__all__ = ["DataPoint", "EffectiveSize", "Fit", "PerSeed", "Result", "RiskPoint", "SchemeName"]
 
 SchemeName = Literal["full", "multiplicative", "additive"]
 SCHEMES: tuple[SchemeName, ...] = ("full", "multiplicative", "additive")
@@ -55,14 +55,28 @@ class Fit(BaseModel):
     n_exponent_high: float | None
 
 
-class Checks(BaseModel):
-    keeps_model_size: bool
-    shrinks_model_size: bool
-    detail: str
+class PerSeed(BaseModel):
+    """One seed's claim quantities at the largest M (see measure.py); dicts keyed by scheme."""
+
+    seed: int
+    m: int
+    n: int
+    noise_variance: dict[str, float]
+    noise_ratio: float
+    m_eff_fraction: dict[str, float]
+    n_eff_fraction: dict[str, float | None]
+    n_eff_total_fraction: dict[str, float | None]
+    infinite_data_risk: dict[str, float]
+    risk: dict[str, float]
 
 
 class Result(MethodResult):
-    bits: int
+    multiplicative_bits: int
+    additive_bits: int
+    additive_bits_matched: bool
+    noise_variance_closed_form: dict[SchemeName, float]
+    per_seed: list[PerSeed]
+    seconds: float
     n_samples: int
     spectrum_exponent: float
     seeds: int
@@ -73,7 +87,6 @@ class Result(MethodResult):
     risk_vs_n: dict[SchemeName, list[DataPoint]]
     fits: dict[SchemeName, Fit]
     noise_variance_mean: dict[SchemeName, float]
-    checks: Checks
 
     def metrics(self) -> dict[str, float | int | str]:
         out: dict[str, float | int | str] = {}
@@ -86,21 +99,27 @@ class Result(MethodResult):
             out[f"{scheme}: exponent of risk vs M"] = "n/a" if fit.m_exponent is None else round(fit.m_exponent, 3)
             out[f"{scheme}: exponent of risk vs N"] = "n/a" if fit.n_exponent is None else round(fit.n_exponent, 3)
             out[f"{scheme}: mean quantisation noise variance per feature"] = f"{self.noise_variance_mean[scheme]:.2e}"
+        out["noise variance ratio, multiplicative / additive"] = round(
+            self.noise_variance_mean["multiplicative"] / self.noise_variance_mean["additive"], 3)
+        out["run time (s)"] = round(self.seconds, 1)
         return out
 
-    def verdict(self) -> Verdict:
-        c = self.checks
-        if c.keeps_model_size and c.shrinks_model_size:
-            return Verdict("Multiplicative keeps the model size, additive shrinks it", "success", c.detail)
-        failed = []
-        if not c.keeps_model_size:
-            failed.append("multiplicative did not keep the full-precision model-size scaling")
-        if not c.shrinks_model_size:
-            failed.append("additive did not shrink the effective model size")
-        return Verdict("Not reproduced: " + "; ".join(failed), "warning", c.detail)
-
     def artifacts(self) -> dict[str, Artifact]:
-        return {"risk_vs_model_size.csv": Artifact.csv(self.model_csv()), "risk_vs_samples.csv": Artifact.csv(self.data_csv())}
+        return {"risk_vs_model_size.csv": Artifact.csv(self.model_csv()), "risk_vs_samples.csv": Artifact.csv(self.data_csv()),
+                "per_seed.csv": Artifact.csv(self.seed_csv())}
+
+    def seed_csv(self) -> str:
+        buffer = io.StringIO()
+        buffer.write("seed,m,n,noise_mult,noise_add,noise_ratio,m_eff_over_m_mult,m_eff_over_m_add,n_eff_over_n_mult,"
+                     "n_eff_over_n_add,r_inf_full,r_inf_mult,r_inf_add,risk_full,risk_mult,risk_add\n")
+        for r in self.per_seed:
+            n_eff = ["" if r.n_eff_fraction[s] is None else f"{r.n_eff_fraction[s]:.4f}" for s in ("multiplicative", "additive")]
+            buffer.write(f"{r.seed},{r.m},{r.n},{r.noise_variance['multiplicative']:.4e},{r.noise_variance['additive']:.4e},"
+                         f"{r.noise_ratio:.4f},{r.m_eff_fraction['multiplicative']:.4f},{r.m_eff_fraction['additive']:.4f},"
+                         f"{n_eff[0]},{n_eff[1]},"
+                         + ",".join(f"{r.infinite_data_risk[s]:.6e}" for s in SCHEMES) + ","
+                         + ",".join(f"{r.risk[s]:.6e}" for s in SCHEMES) + "\n")
+        return buffer.getvalue()
 
     def model_csv(self) -> str:
         buffer = io.StringIO()

@@ -1,17 +1,21 @@
-"""run(params, progress): one problem per seed, SGD under each precision scheme, theory, fits and checks."""
+"""run(params, progress): one problem per seed, SGD under each precision scheme at matched noise, theory, fits, claims."""
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
+from models.common.claims import Standing, evaluate_claims, seed_values
 from models.common.contract import MethodInputError, Progress
 from models.common.progress import MonotoneProgress
-from models.common.sweeps import GridCell, cell_rng, fit_power_law, run_grid
+from models.common.sweeps import cell_rng, fit_power_law
+from models.precision_scaling.claims import CLAIMS
+from models.precision_scaling.measure import measurements, per_seed
 from models.precision_scaling.params import Params
-from models.precision_scaling.quantise import Scheme
+from models.precision_scaling.quantise import expected_noise_variance, matched_additive_bits
 from models.precision_scaling.result import (
     SCHEMES,
-    Checks,
     DataPoint,
     EffectiveSize,
     Fit,
@@ -19,16 +23,15 @@ from models.precision_scaling.result import (
     RiskPoint,
     SchemeName,
 )
-from models.precision_scaling.simulation import Problem, SgdRun, make_problem, sgd_risk
+from models.precision_scaling.simulation import ADDITIVE_RANGE, Problem, SgdRun, make_problem, sgd_risk
 from models.precision_scaling.theory import TheoryPoint, theory
 
-__all__ = ["KEEP_FRACTION", "MAX_MEMORY_FLOATS", "MAX_SKETCH_FLOPS", "model_size_from_risk", "run"]
+__all__ = ["MAX_MEMORY_FLOATS", "MAX_SKETCH_FLOPS", "additive_bits", "model_size_from_risk", "run"]
 
 MAX_MEMORY_FLOATS = 40_000_000  # seeds x N x (d + M_max) doubles held at once (about 320 MB)
 MAX_SKETCH_FLOPS = 1.2e10  # seeds x N x d x M_max multiply-adds per scheme
 MAX_THEORY_FLOPS = 2e10  # theory seeds x schemes x sum over M of (M^2 d + M^3)
 THEORY_SEEDS = 3
-KEEP_FRACTION = 0.9  # multiplicative keeps the model size: m_eff >= 0.9 M at every M
 
 
 def _check_budget(params: Params) -> None:
@@ -44,18 +47,27 @@ def _check_budget(params: Params) -> None:
             f"model_sizes: seeds x n_samples x dimension x largest size = {seeds * n * d * m_max:.2e} is above the "
             f"limit of {MAX_SKETCH_FLOPS:.1e}"
         )
-    theory_cost = min(seeds, THEORY_SEEDS) * 3 * sum(m * m * d + m**3 for m in params.model_sizes)
+    theory_cost = 3 * (min(seeds, THEORY_SEEDS) * sum(m * m * d + m**3 for m in params.model_sizes)
+                       + seeds * (m_max * m_max * d + m_max**3))
     if theory_cost > MAX_THEORY_FLOPS:
         raise MethodInputError(f"model_sizes: the theory would cost {theory_cost:.2e} operations, above {MAX_THEORY_FLOPS:.1e}")
 
 
-def _problems(params: Params) -> list[Problem]:
-    """The same problems for every scheme: drawn from streams of their own, not the quantisers'."""
+def _problems(params: Params, seeds: list[int]) -> list[Problem]:
+    """The same problems for every scheme, seed k's from a stream of its own (not the quantisers')."""
     return [
-        make_problem(cell_rng(params.seed, 10_000, s), dimension=params.dimension, exponent=params.spectrum_exponent,
+        make_problem(cell_rng(seed, 10_000, 0), dimension=params.dimension, exponent=params.spectrum_exponent,
                      max_size=max(params.model_sizes), samples=params.n_samples, label_noise=params.label_noise)
-        for s in range(params.seeds)
+        for seed in seeds
     ]
+
+
+def additive_bits(params: Params) -> int:
+    """The additive bit width: as given, or (0) the one matched to the multiplicative noise in closed form."""
+    if params.additive_bits:
+        return params.additive_bits
+    spectrum = np.arange(1, params.dimension + 1, dtype=float) ** -params.spectrum_exponent
+    return matched_additive_bits(params.multiplicative_bits, spectrum, ADDITIVE_RANGE)
 
 
 def _theory(problems: list[Problem], run_: SgdRun) -> list[list[TheoryPoint]]:
@@ -96,89 +108,79 @@ def model_size_from_risk(sizes: list[int], full_risk: np.ndarray, risk: float) -
     return float((risk / fit.prefactor) ** (1.0 / fit.exponent))
 
 
-def _exponents_agree(a: Fit, b: Fit) -> bool:
-    """The M-exponents' confidence intervals overlap (or, without intervals, differ by under 10%)."""
-    if a.m_exponent is None or b.m_exponent is None:
-        return False
-    if None in (a.m_exponent_low, a.m_exponent_high, b.m_exponent_low, b.m_exponent_high):
-        return abs(a.m_exponent - b.m_exponent) <= 0.1 * abs(b.m_exponent)
-    return bool(a.m_exponent_low <= b.m_exponent_high and b.m_exponent_low <= a.m_exponent_high)  # type: ignore[operator]
-
-
-def _checks(fits: dict[SchemeName, Fit], sizes: dict[SchemeName, list[EffectiveSize]]) -> Checks:
-    mult_fraction = min(e.m_eff / e.m for e in sizes["multiplicative"])
-    add, mult = sizes["additive"][-1], sizes["multiplicative"][-1]
-    same_slope = _exponents_agree(fits["multiplicative"], fits["full"])
-    keeps = mult_fraction >= KEEP_FRACTION and same_slope
-    from_risk = add.m_from_risk
-    shrinks = add.m_eff < KEEP_FRACTION * add.m and from_risk is not None and from_risk < KEEP_FRACTION * add.m
-
-    def fmt(value: float | None) -> str:
-        return "n/a" if value is None else f"{value:.1f}"
-
-    detail = (
-        f"Exponent of risk vs M: full {fmt(fits['full'].m_exponent)}, multiplicative "
-        f"{fmt(fits['multiplicative'].m_exponent)} (intervals {'overlap' if same_slope else 'do not overlap'}), additive "
-        f"{fmt(fits['additive'].m_exponent)}. Effective model size at M = {add.m}: multiplicative {mult.m_eff:.1f} "
-        f"(theory) / {fmt(mult.m_from_risk)} (from risk), additive {add.m_eff:.1f} / {fmt(from_risk)}."
-    )
-    return Checks(keeps_model_size=keeps, shrinks_model_size=shrinks, detail=detail)
-
-
-def _summarise(params: Params, cells: list[GridCell[Scheme, SgdRun]], theories: dict[Scheme, list[list[TheoryPoint]]]
-               ) -> Result:
-    risk, ratio, effective, by_n, fits, noise = {}, {}, {}, {}, {}, {}
-    full_final = next(c for c in cells if c.setting == "full").results[0].risk[:, :, -1].mean(axis=0)
-    for cell in cells:
-        scheme: SchemeName = cell.setting
-        run_ = cell.results[0]
+def _curves(runs: dict[SchemeName, SgdRun], theories: dict[SchemeName, list[list[TheoryPoint]]]) -> dict[str, dict]:
+    """Seed-mean risk against M and n, effective sizes and fits of every scheme."""
+    out: dict[str, dict] = {"risk": {}, "ratio": {}, "effective": {}, "by_n": {}, "fits": {}, "noise": {}}
+    full_final = runs["full"].risk[:, :, -1].mean(axis=0)
+    for scheme, run_ in runs.items():
         final = run_.risk[:, :, -1]  # (seeds, K)
         mean = final.mean(axis=0)
         th = theories[scheme]
         theory_final = np.mean([[t.risk_at[run_.record[-1]] for t in row] for row in th], axis=0)
         theory_inf = np.mean([[t.infinite_data_risk for t in row] for row in th], axis=0)
         m_eff = np.mean([[t.effective_size for t in row] for row in th], axis=0)
-        risk[scheme] = [
+        out["risk"][scheme] = [
             RiskPoint(m=m, risk=float(mean[k]), risk_min=float(final[:, k].min()), risk_max=float(final[:, k].max()),
                       theory=float(theory_final[k]), theory_infinite_data=float(theory_inf[k]))
             for k, m in enumerate(run_.sizes)
         ]
-        ratio[scheme] = float(mean[-1] / mean[0])
-        effective[scheme] = [
+        out["ratio"][scheme] = float(mean[-1] / mean[0])
+        out["effective"][scheme] = [
             EffectiveSize(m=m, m_eff=float(m_eff[k]), m_from_risk=model_size_from_risk(run_.sizes, full_final, float(mean[k])))
             for k, m in enumerate(run_.sizes)
         ]
         largest = run_.risk[:, -1, :].mean(axis=0)
         theory_n = np.mean([[row[-1].risk_at[n] for n in run_.record] for row in th], axis=0)
-        by_n[scheme] = [DataPoint(n=n, risk=float(largest[i]), theory=float(theory_n[i])) for i, n in enumerate(run_.record)]
-        fits[scheme] = _fit(run_.sizes, mean, run_.record, largest)
-        noise[scheme] = float(run_.noise_variance.mean())
-    return Result(
-        bits=params.bits, n_samples=params.n_samples, spectrum_exponent=params.spectrum_exponent, seeds=params.seeds,
-        theory_seeds=min(params.seeds, THEORY_SEEDS), risk=risk, ratio_largest_smallest=ratio,
-        effective_model_size=effective, risk_vs_n=by_n, fits=fits, noise_variance_mean=noise,
-        checks=_checks(fits, effective),
-    )
+        out["by_n"][scheme] = [DataPoint(n=n, risk=float(largest[i]), theory=float(theory_n[i]))
+                               for i, n in enumerate(run_.record)]
+        out["fits"][scheme] = _fit(run_.sizes, mean, run_.record, largest)
+        out["noise"][scheme] = float(run_.noise_variance.mean())
+    return out
+
+
+def _simulate(params: Params, seeds: list[int], problems: list[Problem], bits: dict[SchemeName, int],
+              monotone: MonotoneProgress) -> dict[SchemeName, SgdRun]:
+    """One-pass SGD of every scheme; seed k's rounding stream depends only on (seed k, scheme)."""
+    runs: dict[SchemeName, SgdRun] = {}
+    for index, scheme in enumerate(SCHEMES):
+        inner = monotone.stage(0.05 + 0.25 * index, 0.05 + 0.25 * (index + 1))
+        rngs = [cell_rng(seed, 20_000 + index, 0) for seed in seeds]
+        runs[scheme] = sgd_risk(problems, params.model_sizes, scheme, bits[scheme], rngs, inner)
+    return runs
 
 
 def run(params: Params, progress: Progress) -> Result:
-    """Draw the problems, run SGD under full, multiplicative and additive precision, then the theory."""
+    """Draw the problems, run SGD under full, multiplicative and additive precision, then the theory and claims."""
+    start = time.perf_counter()
     _check_budget(params)
     monotone = MonotoneProgress(progress)
     monotone(0.0, "drawing the problems (spectrum, target, sketch, data)")
-    problems = _problems(params)
-
-    def simulate(scheme: Scheme, rngs: list[np.random.Generator]) -> list[SgdRun]:
-        # one quantisation stream per problem, spawned from the cell's generator
-        index = SCHEMES.index(scheme)
-        inner = monotone.stage(0.05 + 0.25 * index, 0.05 + 0.25 * (index + 1))  # per-sample progress inside the cell
-        return [sgd_risk(problems, params.model_sizes, scheme, params.bits, rngs[0].spawn(len(problems)), inner)]
-
-    cells = run_grid(list(SCHEMES), simulate, seeds=1, base_seed=params.seed, progress=monotone.stage(0.05, 0.8),
-                     label=lambda s: f"one-pass SGD, {s} precision")
-    theories: dict[Scheme, list[list[TheoryPoint]]] = {}
-    for index, cell in enumerate(cells):
-        monotone(0.8 + 0.2 * index / len(cells), f"theory, {cell.setting} precision")
-        theories[cell.setting] = _theory(problems, cell.results[0])
+    seeds = seed_values(params.seed, params.seeds)
+    problems = _problems(params, seeds)
+    bits: dict[SchemeName, int] = {"full": 0, "multiplicative": params.multiplicative_bits,
+                                   "additive": additive_bits(params)}
+    runs = _simulate(params, seeds, problems, bits, monotone)
+    theories: dict[SchemeName, list[list[TheoryPoint]]] = {}
+    for index, scheme in enumerate(SCHEMES):
+        monotone(0.8 + 0.15 * index / len(SCHEMES), f"theory, {scheme} precision")
+        theories[scheme] = _theory(problems, runs[scheme])
+    monotone(0.95, "the claims, seed by seed")
+    rows = per_seed(seeds, problems, runs)
+    c = _curves(runs, theories)
+    closed = {s: float(np.mean([expected_noise_variance(s, bits[s], float(v), ADDITIVE_RANGE)
+                                for v in problems[0].spectrum])) for s in SCHEMES}
+    result = Result(
+        multiplicative_bits=bits["multiplicative"], additive_bits=bits["additive"],
+        additive_bits_matched=params.additive_bits == 0, noise_variance_closed_form=closed, per_seed=rows,
+        n_samples=params.n_samples, spectrum_exponent=params.spectrum_exponent, seeds=params.seeds,
+        theory_seeds=min(params.seeds, THEORY_SEEDS), risk=c["risk"], ratio_largest_smallest=c["ratio"],
+        effective_model_size=c["effective"], risk_vs_n=c["by_n"], fits=c["fits"], noise_variance_mean=c["noise"],
+        claims=evaluate_claims(CLAIMS, measurements(rows), seeds), seconds=0.0,
+    )
+    result.standing = Standing(
+        metric="effective model size m_eff / M at the largest M, at matched noise", lower_is_better=False,
+        method="multiplicative", labels={"multiplicative": "multiplicative (float-like)", "additive": "additive (int-like)"},
+        scores={s: float(np.mean([r.m_eff_fraction[s] for r in rows])) for s in ("multiplicative", "additive")})
+    result.seconds = time.perf_counter() - start
     monotone(1.0, "done")
-    return _summarise(params, cells, theories)
+    return result
