@@ -28,7 +28,7 @@ def test_picking_a_molecule_fills_the_one_smiles_input_and_the_additive_game_is_
     at = click_run(at)
     assert not at.exception
     text = page_text(at)
-    assert "Validation game" in text and "7 heavy atoms" in text and "The paper's claims, checked here" in text
+    assert "Validation game" in text and "7 heavy atoms" in text and "closely matches exact Shapley values" in text
     exact = next(df.value for df in at.dataframe if "Shapley (exact)" in df.value.columns)
     assert len(exact) == 7 and all(float(x) < 1e-3 for x in exact["|error| / max |phi| (%)"])
     seeds = next(df.value for df in at.dataframe if "TN-SHAP-G SII error (%)" in df.value.columns)
