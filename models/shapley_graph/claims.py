@@ -25,6 +25,6 @@ CLAIMS = (
           floor="KernelSHAPIQ ran at the same budget"),
     Claim("efficiency", "Shapley values are exactly efficient: sum phi = v(N) - v(empty)",
           paper="deterministic recovery ... without Monte Carlo variance",
-          quantity="|sum phi - (v(N) - v(empty))| / max(1, |v(N) - v(empty)|)", op="<=", target=1e-8,
+          quantity="abs(sum phi - (v(N) - v(empty))) / max(1, abs(v(N) - v(empty)))", op="<=", target=1e-8,
           headline=False),
 )
