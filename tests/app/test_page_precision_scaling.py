@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from streamlit.testing.v1 import AppTest
 
 from tests.app.pagetools import click_run, page_text
@@ -26,9 +28,12 @@ def test_a_short_run_shows_the_table_checks_and_figures(live_backend: str) -> No
     assert not at.exception
     summary = next(df.value for df in at.dataframe if "precision" in df.value.columns)
     assert list(summary["precision"]) == ["full", "multiplicative", "additive"]
-    claims = next(df.value for df in at.dataframe if "claim" in df.value.columns)
-    assert len(claims) == 2
-    assert len(at.get("plotly_chart")) == 3
+    per_seed = next(df.value for df in at.dataframe if "ratio mult. / add." in df.value.columns)
+    assert list(per_seed["seed"]) == [0]
+    text = page_text(at)
+    assert "Multiplicative quantisation maintains the full-precision model size" in text
+    assert not re.search(r"\bnan\b|\bNone\b", text)
+    assert len(at.get("plotly_chart")) == 4
 
 
 def test_model_sizes_above_the_dimension_are_refused(live_backend: str) -> None:
@@ -40,7 +45,7 @@ def test_model_sizes_above_the_dimension_are_refused(live_backend: str) -> None:
 
 def test_example_fills_the_controls(live_backend: str) -> None:
     at = _page()
-    label = next(o for o in at.selectbox(key=f"{NAME}._example").options if o.startswith("2 bits"))
+    label = next(o for o in at.selectbox(key=f"{NAME}._example").options if o.startswith("Reproduce the paper"))
     at.selectbox(key=f"{NAME}._example").set_value(label)
     at.run()
-    assert at.slider(key=f"{NAME}.bits").value == 2
+    assert at.slider(key=f"{NAME}.seeds").value == 5
