@@ -38,6 +38,7 @@ from models.bilateral_trade.params import DistributionParams, Params  # noqa: E4
 from models.bilateral_trade.run import run  # noqa: E402
 from models.bilateral_trade.scenarios import build_distribution  # noqa: E402
 from models.bilateral_trade.schedule import LearnerSettings  # noqa: E402
+from models.bilateral_trade.streaming import stream_learner  # noqa: E402
 from models.common import no_progress  # noqa: E402
 
 MARGIN = 1e-9  # the same safety margin as the vectorised guard
@@ -179,29 +180,39 @@ def _headline_table(quick: bool) -> None:
 
 
 def _paper_beyond(quick: bool) -> None:
-    """The paper-faithful learner past the page's largest horizon: does its regret ratio to the best
-    fixed price fall, as the T^(3/4) rate predicts?"""
+    """The paper-faithful learner past the page's per-round horizons, side by side: the per-round learner
+    (`run_learner`, arrays of T rounds) and the streamed one (`stream_learner`, counts where exact) on the
+    same instance; rounds per second of each and the regret ratio to the best fixed price."""
     dist = build_distribution(DistributionParams(kind="two_markets"))
     bench = compute_benchmarks(dist, 101)
     gap = bench.gbb - bench.fixed_price
-    print("\ntwo separated markets, gbb_one_bit_paper alone, 3 seeds (random grid offsets)")
-    print(f"{'T':>11} {'regret':>10} {'x fixed':>8} {'collection rounds':>18} {'guard rounds':>13}")
-    for exponent in (16, 18) if quick else (18, 20, 22):
-        horizon = 1 << exponent
-        regrets, collect, guard = [], [], []
-        for seed in range(3):
-            pool_rng = np.random.default_rng([seed, horizon, 11])
-            pools = (dist.sample(pool_rng, horizon), dist.sample(pool_rng, horizon))
-            outcome = run_learner(
-                "gbb_one_bit_paper", dist, pools, np.random.default_rng(seed), LearnerSettings(),
-                bench.fixed_price_x, float(np.random.default_rng([seed, 5]).random()),
-            )
-            regrets.append(outcome.final_regret(bench.gbb))
-            counts = np.bincount(outcome.phase, minlength=4)
-            collect.append(counts[0])
-            guard.append(counts[GUARD])
-        print(f"{horizon:>11,} {np.mean(regrets):>10,.0f} {np.mean(regrets) / (gap * horizon):>8.2f} "
-              f"{np.mean(collect):>18,.0f} {np.mean(guard):>13,.0f}")
+    print("\ntwo separated markets, gbb_one_bit_paper alone (random grid offsets)")
+    print(f"{'T':>11} {'seeds':>5} {'per-round rounds/s':>19} {'streamed rounds/s':>18} {'speed-up':>8} "
+          f"{'x fixed (per-round)':>19} {'x fixed (streamed)':>18}")
+    for exponent in (18, 20) if quick else (20, 22, 24, 26):
+        horizon, seeds = 1 << exponent, (1 if exponent >= 26 else 3)
+        ratios: dict[str, list[float]] = {"per-round": [], "streamed": []}
+        seconds = {"per-round": 0.0, "streamed": 0.0}
+        for seed in range(seeds):
+            offset = float(np.random.default_rng([seed, 5]).random())
+            if exponent <= 22:  # the per-round learner keeps arrays of T rounds
+                pool_rng = np.random.default_rng([seed, horizon, 11])
+                pools = (dist.sample(pool_rng, horizon), dist.sample(pool_rng, horizon))
+                start = time.process_time()
+                outcome = run_learner("gbb_one_bit_paper", dist, pools, np.random.default_rng(seed),
+                                      LearnerSettings(), bench.fixed_price_x, offset)
+                seconds["per-round"] += time.process_time() - start
+                ratios["per-round"].append(outcome.final_regret(bench.gbb) / (gap * horizon))
+            start = time.process_time()
+            streamed = stream_learner("gbb_one_bit_paper", dist, np.random.default_rng(seed), horizon,
+                                      np.array([horizon]), bench.fixed_price_x, offset)
+            seconds["streamed"] += time.process_time() - start
+            ratios["streamed"].append(streamed.final_regret(bench.gbb) / (gap * horizon))
+        rate = {k: seeds * horizon / v if v else None for k, v in seconds.items()}
+        cells = [f"{rate[k]:,.0f}" if rate[k] else "—" for k in ("per-round", "streamed")]
+        speed = f"{rate['streamed'] / rate['per-round']:.1f}x" if rate["per-round"] else "—"
+        shown = [f"{np.mean(ratios[k]):.2f}" if ratios[k] else "—" for k in ("per-round", "streamed")]
+        print(f"{horizon:>11,} {seeds:>5} {cells[0]:>19} {cells[1]:>18} {speed:>8} {shown[0]:>19} {shown[1]:>18}")
 
 
 def _feedback_table(quick: bool) -> None:
