@@ -48,7 +48,6 @@ LONG_FUNCTIONS: dict[str, str] = {
     "models/layout/run.py:run": "not yet split: issue 30 leaves it to the next session (measured 78 lines)",
     "models/shapley_graph/fitting.py:fit_surrogate": "not yet split: issue 30 leaves it to the next session (measured 117 lines)",
     "models/shapley_graph/indices.py:surrogate_indices": "not yet split: issue 30 leaves it to the next session (measured 66 lines)",
-    "models/shapley_graph/run.py:run": "not yet split: issue 30 leaves it to the next session (measured 75 lines)",
     "models/shapley_graph/tensor_network.py:quadratic_cores": "not yet split: issue 30 leaves it to the next session (measured 61 lines)",
 }
 

@@ -16,67 +16,31 @@ from .run import run
 __all__ = ["SPEC", "examples"]
 
 
+def _example(kind: dict[str, Any], log2_horizon: int, seeds: int, learners: list[str], **extra: Any) -> dict[str, Any]:
+    return {"distribution": dict(kind), "horizon": 1 << log2_horizon, "seeds": seeds, "learners": learners, **extra}
+
+
 def examples() -> dict[str, dict[str, Any]]:
     """Named example inputs: the paper's separating distributions and two sanity checks."""
     every = list(LEARNERS)
     gbb = ["fixed_price", "wbb_one_bit", "gbb_one_bit", "gbb_one_bit_paper", "gbb_full"]
     wbb = ["fixed_price", "wbb_one_bit", "wbb_two_bit"]
+    markets, squares = {"kind": "two_markets"}, {"kind": "two_squares", "eta": 0.01, "width": 0.05}
+    uniform = {"kind": "uniform"}
     return {
-        "Two separated markets, T = 2^20, 5 seeds (the default, ~20 s)": {
-            "distribution": {"kind": "two_markets"},
-            "horizon": 1 << 20,
-            "seeds": 5,
-            "learners": every,
-        },
-        "Two small squares (bounded-density factor two), T = 2^20, 5 seeds (~20 s)": {
-            "distribution": {"kind": "two_squares", "eta": 0.01, "width": 0.05},
-            "horizon": 1 << 20,
-            "seeds": 5,
-            "learners": gbb,
-        },
-        "Reproduce the paper: two small squares, T = 2^25, 3 seeds (paper's learner vs fixed price, ~3 min)": {
-            "distribution": {"kind": "two_squares", "eta": 0.01, "width": 0.05},
-            "horizon": 1 << 25,
-            "seeds": 3,
-            "learners": list(STREAMED),
-        },
-        "Reproduce the paper: two separated markets, T = 2^25, 3 seeds (~3 min)": {
-            "distribution": {"kind": "two_markets"},
-            "horizon": 1 << 25,
-            "seeds": 3,
-            "learners": list(STREAMED),
-        },
-        "Quick look: two separated markets, T = 2^16, 3 seeds (~2 s)": {
-            "distribution": {"kind": "two_markets"},
-            "horizon": 1 << 16,
-            "seeds": 3,
-            "learners": every,
-        },
-        "Factor-two atoms, eta = 0.01 (GBB is 1.92 x the best fixed price; density unbounded)": {
-            "distribution": {"kind": "factor_two", "eta": 0.01},
-            "horizon": 1 << 16,
-            "seeds": 3,
-            "learners": ["fixed_price", "wbb_one_bit", "gbb_one_bit", "gbb_one_bit_paper"],
-            "grid_size": 101,
-        },
-        "Independent uniform (GBB = fixed price = 1/8)": {
-            "distribution": {"kind": "uniform"},
-            "horizon": 1 << 16,
-            "seeds": 3,
-            "learners": gbb,
-        },
-        "WBB feedback: one bit vs two bits, independent uniform, T = 2^18": {
-            "distribution": {"kind": "uniform"},
-            "horizon": 1 << 18,
-            "seeds": 5,
-            "learners": wbb,
-        },
-        "Gaussian copula, rho = -0.5 (density unbounded)": {
-            "distribution": {"kind": "gaussian_copula", "rho": -0.5},
-            "horizon": 1 << 16,
-            "seeds": 3,
-            "learners": gbb,
-        },
+        "Two separated markets, T = 2^20, 5 seeds (the default, ~20 s)": _example(markets, 20, 5, every),
+        "Two small squares (bounded-density factor two), T = 2^20, 5 seeds (~20 s)": _example(squares, 20, 5, gbb),
+        "Reproduce the paper: two small squares, T = 2^25, 3 seeds (paper's learner vs fixed price, ~3 min)":
+            _example(squares, 25, 3, list(STREAMED)),
+        "Reproduce the paper: two separated markets, T = 2^25, 3 seeds (~3 min)":
+            _example(markets, 25, 3, list(STREAMED)),
+        "Quick look: two separated markets, T = 2^16, 3 seeds (~2 s)": _example(markets, 16, 3, every),
+        "Factor-two atoms, eta = 0.01 (GBB is 1.92 x the best fixed price; density unbounded)": _example(
+            {"kind": "factor_two", "eta": 0.01}, 16, 3,
+            ["fixed_price", "wbb_one_bit", "gbb_one_bit", "gbb_one_bit_paper"], grid_size=101),
+        "Independent uniform (GBB = fixed price = 1/8)": _example(uniform, 16, 3, gbb),
+        "WBB feedback: one bit vs two bits, independent uniform, T = 2^18": _example(uniform, 18, 5, wbb),
+        "Gaussian copula, rho = -0.5 (density unbounded)": _example({"kind": "gaussian_copula", "rho": -0.5}, 16, 3, gbb),
     }
 
 
