@@ -1,138 +1,168 @@
-"""PINE: prune a random forest so that no prediction changes on a conformal in-distribution region."""
+"""PINE: per seed, prune a boosted ensemble (or a forest) so that no prediction changes on a conformal
+in-distribution region, proved by a MILP oracle; whole-space faithful and accuracy pruning alongside."""
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 import numpy as np
 
+from models.common.claims import Measurement, Standing, evaluate_claims, run_seeds, seed_values
 from models.common.contract import Progress
 from models.common.progress import MonotoneProgress
 from models.common.tabular import TabularData, classification_blobs, load_dataset, region_threshold, split
 from models.pine_pruning.chow_liu import ChowLiuTree, fit_chow_liu
-from models.pine_pruning.ensemble import Forest, fit_forest
+from models.pine_pruning.claims import CLAIMS
+from models.pine_pruning.ensemble import Ensemble, fit_ensemble
+from models.pine_pruning.oracle import EquivalenceOracle
 from models.pine_pruning.params import Params
 from models.pine_pruning.pruning import FaithfulPruning, accuracy_pruning, faithful_prune
 from models.pine_pruning.region import Sampler, box_sampler, region_sampler
 from models.pine_pruning.result import (
-    CHECK_ALPHA,
+    COMPETITORS,
     AccuracyPruning,
     CurvePoint,
     FaithfulSummary,
-    FullEnsemble,
     Result,
+    SeedRun,
     WeightVector,
 )
 
-__all__ = ["run"]
+__all__ = ["measure", "prepare", "run"]
 
 
 @dataclass(frozen=True)
 class Setting:
-    """The fitted pieces every pruning of one run shares."""
+    """The fitted pieces every pruning of one seed shares."""
 
     train: TabularData
     calibration: TabularData
     test: TabularData
-    forest: Forest
+    ensemble: Ensemble
     density: ChowLiuTree
     calibration_loglik: np.ndarray
     test_loglik: np.ndarray
     full_test: np.ndarray
 
 
-def prepare(params: Params) -> Setting:
-    """Data, split (50% train, 20% calibration, 30% test), forest on train, Chow-Liu density on train."""
-    rng = np.random.default_rng(params.seed)
+def prepare(params: Params, seed: int) -> Setting:
+    """Data, split (50% train, 20% calibration, 30% test), ensemble and Chow-Liu density on train."""
+    rng = np.random.default_rng(seed)
     data = (classification_blobs(params.samples, rng) if params.dataset == "synthetic"
             else load_dataset(params.dataset))
     train, calibration, test = split(data, [0.5, 0.2, 0.3], rng)
-    forest = fit_forest(train.X, train.y, trees=params.trees, max_depth=params.max_depth, seed=params.seed)
+    ensemble = fit_ensemble(params.ensemble, train.X, train.y, trees=params.trees, max_depth=params.max_depth,
+                            seed=seed)
     density = fit_chow_liu(train.X, bins=params.bins)
-    return Setting(train, calibration, test, forest, density, density.log_likelihood(calibration.X),
-                   density.log_likelihood(test.X), forest.predict(test.X))
+    return Setting(train, calibration, test, ensemble, density, density.log_likelihood(calibration.X),
+                   density.log_likelihood(test.X), ensemble.predict(test.X))
 
 
-def _summary(setting: Setting, pruning: FaithfulPruning, fresh: tuple[int, int]) -> dict[str, object]:
-    forest, test = setting.forest, setting.test
-    predicted = forest.predict(test.X, pruning.weights)
-    return {
-        "trees_kept": pruning.trees_kept, "test_agreement": float(np.mean(predicted == setting.full_test)),
-        "test_accuracy": float(np.mean(predicted == test.y)), "rounds": pruning.rounds,
-        "converged": pruning.converged, "optimal": pruning.optimal,
-        "exact_on_constraints": pruning.exact_on_constraints, "constraint_points": pruning.constraint_points,
-        "searched_points": pruning.searched_points, "fresh_points": fresh[0], "fresh_disagreements": fresh[1],
-        "trees_per_round": pruning.trees_per_round, "disagreements_per_round": pruning.disagreements_per_round,
-    }
-
-
-def _prune(setting: Setting, params: Params, seeds: np.ndarray, sampler: Sampler, stream: int,
-           progress: Progress) -> tuple[FaithfulPruning, tuple[int, int]]:
-    if len(seeds) == 0:  # no training point in the region: start from draws of it
-        seeds = sampler(np.random.default_rng([params.seed, stream, 1]), 20, np.empty((0, setting.train.d)))
-    pruning = faithful_prune(setting.forest, seeds, sampler, np.random.default_rng([params.seed, stream]),
+def _prune(setting: Setting, params: Params, seed: int, stream: int, threshold: float | None,
+           progress: Progress) -> tuple[FaithfulPruning, dict[str, object]]:
+    d = setting.density
+    region = None if threshold is None else (d, threshold)
+    sampler: Sampler = box_sampler(d.low, d.high) if threshold is None else region_sampler(d, threshold)
+    oracle = EquivalenceOracle(setting.ensemble, d.low, d.high, region=region, time_limit=params.oracle_time_limit)
+    start = setting.train.X if threshold is None else setting.train.X[d.log_likelihood(setting.train.X) >= threshold]
+    if len(start) == 0:
+        start = sampler(np.random.default_rng([seed, stream, 1]), 20, np.empty((0, setting.train.d)))
+    pruning = faithful_prune(setting.ensemble, start, oracle, sampler, np.random.default_rng([seed, stream]),
                              solver=params.solver, rounds=params.oracle_rounds, search_size=params.search_size,
                              add_per_round=params.add_per_round, time_limit=params.time_limit, progress=progress)
-    rng = np.random.default_rng([params.seed, stream, 2])
-    fresh = sampler(rng, params.check_size, setting.train.X)
-    wrong = int(np.sum(setting.forest.predict(fresh, pruning.weights) != setting.forest.predict(fresh)))
-    return pruning, (len(fresh), wrong)
+    fresh = sampler(np.random.default_rng([seed, stream, 2]), params.check_size, setting.train.X)
+    e, w = setting.ensemble, pruning.weights
+    predicted = e.predict(setting.test.X, w)
+    summary = {
+        "trees_kept": pruning.trees_kept, "test_agreement": float(np.mean(predicted == setting.full_test)),
+        "test_accuracy": float(np.mean(predicted == setting.test.y)), "rounds": pruning.rounds,
+        "converged": pruning.converged, "fell_back": pruning.fell_back, "oracle_calls": pruning.oracle_calls,
+        "oracle_seconds": pruning.oracle_seconds, "seconds": pruning.seconds,
+        "constraint_points": pruning.constraint_points, "fresh_points": len(fresh),
+        "fresh_disagreements": int(np.sum(e.predict(fresh, w) != e.predict(fresh))),
+        "trees_per_round": pruning.trees_per_round, "searched_per_round": pruning.searched_per_round,
+        "milp_per_round": pruning.milp_per_round,
+    }
+    return pruning, summary
 
 
-def _pine(setting: Setting, params: Params, alpha: float, stream: int, progress: Progress) -> tuple[CurvePoint, np.ndarray]:
-    threshold = region_threshold(setting.calibration_loglik, alpha)
-    inside_train = setting.density.log_likelihood(setting.train.X) >= threshold
-    sampler = region_sampler(setting.density, threshold)
-    pruning, fresh = _prune(setting, params, setting.train.X[inside_train], sampler, stream, progress)
-    inside_test = setting.test_loglik >= threshold
-    predicted = setting.forest.predict(setting.test.X, pruning.weights)
-    region_agreement = (float(np.mean(predicted[inside_test] == setting.full_test[inside_test]))
-                        if np.any(inside_test) else float("nan"))
-    point = CurvePoint(alpha=alpha, threshold=threshold, test_coverage=float(np.mean(inside_test)),
-                       region_test_agreement=region_agreement,
-                       **_summary(setting, pruning, fresh))  # type: ignore[arg-type]
-    return point, pruning.weights
-
-
-def _relative(weights: np.ndarray) -> list[float]:
-    total = float(np.sum(weights))
-    return (weights / total).tolist() if total > 0 else weights.tolist()
-
-
-def run(params: Params, progress: Progress) -> Result:
-    """Forest, density, then whole-space faithful pruning, PINE at every alpha, and accuracy pruning."""
+def _one_seed(params: Params, seed: int, progress: Progress) -> tuple[SeedRun, Setting, dict[str, np.ndarray]]:
     report = MonotoneProgress(progress)
-    report(0.0, f"fitting a {params.trees}-tree forest on {params.dataset}")
-    setting = prepare(params)
-    report(0.05, "whole-space faithful pruning (FIPE-style)")
-    whole_sampler = box_sampler(setting.density.low, setting.density.high)
-    whole, whole_fresh = _prune(setting, params, setting.train.X, whole_sampler, 0, report.stage(0.05, 0.3))
-    whole_summary = FaithfulSummary(**_summary(setting, whole, whole_fresh))  # type: ignore[arg-type]
-    curve: list[CurvePoint] = []
-    pine_weights: dict[float, np.ndarray] = {}
+    report(0.0, f"seed {seed}: fitting {params.ensemble.replace('_', ' ')} on {params.dataset}")
+    setting = prepare(params, seed)
+    whole, whole_summary = _prune(setting, params, seed, 0, None, report.stage(0.02, 0.3))
+    curve, weights = [], {"whole_space": whole.weights}
     span = 0.65 / len(params.alphas)
     for k, alpha in enumerate(params.alphas):
         stage = report.stage(0.3 + k * span, 0.3 + (k + 1) * span)
-        stage(0.0, f"PINE at alpha = {alpha:g}")
-        point, weights = _pine(setting, params, alpha, k + 1, stage)
-        curve.append(point)
-        pine_weights[alpha] = weights
-    report(0.96, "accuracy-oriented pruning")
-    accuracy_weights = accuracy_pruning(setting.forest, setting.calibration.X, setting.calibration.y)
-    predicted = setting.forest.predict(setting.test.X, accuracy_weights)
-    shown = min(pine_weights, key=lambda a: abs(a - CHECK_ALPHA))
-    report(1.0, "done")
-    return Result(
-        dataset=params.dataset, features=setting.train.d, classes=setting.forest.classes,
-        train_size=setting.train.n, calibration_size=setting.calibration.n, test_size=setting.test.n,
-        solver=params.solver, chow_liu_parent=setting.density.parent.tolist(),
-        full_ensemble=FullEnsemble(trees=params.trees,
-                                   test_accuracy=float(np.mean(setting.full_test == setting.test.y))),
-        curve=curve, whole_space=whole_summary,
-        accuracy_pruning=AccuracyPruning(trees_kept=int(np.sum(accuracy_weights > 0)),
-                                         test_agreement=float(np.mean(predicted == setting.full_test)),
-                                         test_accuracy=float(np.mean(predicted == setting.test.y))),
-        weights=[WeightVector(method=f"PINE (alpha = {shown:g})", weights=_relative(pine_weights[shown])),
-                 WeightVector(method="whole-space faithful", weights=_relative(whole.weights)),
-                 WeightVector(method="accuracy pruning", weights=_relative(accuracy_weights))],
+        stage(0.0, f"seed {seed}: PINE at alpha = {alpha:g}")
+        threshold = region_threshold(setting.calibration_loglik, alpha)
+        pruning, summary = _prune(setting, params, seed, k + 1, threshold, stage)
+        curve.append(CurvePoint(alpha=alpha, threshold=threshold,
+                                test_coverage=float(np.mean(setting.test_loglik >= threshold)), **summary))  # type: ignore[arg-type]
+        weights[f"alpha {alpha:g}"] = pruning.weights
+    accuracy = accuracy_pruning(setting.ensemble, setting.calibration.X, setting.calibration.y)
+    weights["accuracy"] = accuracy
+    predicted = setting.ensemble.predict(setting.test.X, accuracy)
+    run = SeedRun(seed=seed, full_test_accuracy=float(np.mean(setting.full_test == setting.test.y)), curve=curve,
+                  whole_space=FaithfulSummary(**whole_summary),  # type: ignore[arg-type]
+                  accuracy_pruning=AccuracyPruning(trees_kept=int(np.sum(accuracy > 0)),
+                                                   test_agreement=float(np.mean(predicted == setting.full_test)),
+                                                   test_accuracy=float(np.mean(predicted == setting.test.y))))
+    return run, setting, weights
+
+
+def measure(run: SeedRun, total: int) -> dict[str, Measurement]:
+    """Each claim's quantity on one seed (see claims.py)."""
+    pine, whole = run.at_check_alpha(), run.whole_space
+    proved = [p.converged for p in run.curve]
+    gap = min(p.test_agreement - (1 - p.alpha) for p in run.curve)
+    some_pruned = any(p.trees_kept < total for p in run.curve)
+    return {
+        "agreement": Measurement(gap, floor_ok=all(proved), note=f"{sum(proved)} of {len(proved)} proved"),
+        "compression": Measurement((whole.trees_kept - pine.trees_kept) / whole.trees_kept,
+                                   floor_ok=pine.converged and whole.converged,
+                                   note=f"{pine.trees_kept} vs {whole.trees_kept} trees"),
+        "monotone": Measurement(float(run.increases()), floor_ok=len(run.curve) >= 2 and some_pruned,
+                                note=", ".join(str(p.trees_kept) for p in sorted(run.curve, key=lambda p: p.alpha))),
+        "converged": Measurement((sum(proved) + whole.converged) / (len(proved) + 1)),
+    }
+
+
+def _standing(runs: list[SeedRun], total: int) -> Standing:
+    """Trees kept at the agreement level: a pruning below 1 - α test agreement counts as the full ensemble."""
+    def kept(trees: int, agreement: float, alpha: float) -> float:
+        return float(trees) if agreement >= 1 - alpha else float(total)
+
+    scores = {"pine": [kept(r.at_check_alpha().trees_kept, r.at_check_alpha().test_agreement, r.at_check_alpha().alpha)
+                       for r in runs],
+              "whole_space": [kept(r.whole_space.trees_kept, r.whole_space.test_agreement, r.at_check_alpha().alpha)
+                              for r in runs],
+              "accuracy": [kept(r.accuracy_pruning.trees_kept, r.accuracy_pruning.test_agreement,
+                                r.at_check_alpha().alpha) for r in runs],
+              "full": [float(total)] * len(runs)}
+    return Standing(metric="trees kept at test agreement >= 1 - α (below it: counted as the full ensemble)",
+                    lower_is_better=True, method="pine",
+                    scores={k: sum(v) / len(v) for k, v in scores.items()}, labels=COMPETITORS)
+
+
+def run(params: Params, progress: Progress) -> Result:
+    """Every seed in turn, then the claims over the seeds and the standing on trees kept."""
+    start = time.perf_counter()
+    seeds = seed_values(params.seed, params.seeds)
+    outcomes = run_seeds(seeds, lambda s, p: _one_seed(params, s, p), progress)
+    runs = [o[0] for o in outcomes]
+    setting, weights = outcomes[0][1], outcomes[0][2]
+    total = setting.ensemble.size
+    measured = [measure(r, total) for r in runs]
+    result = Result(
+        dataset=params.dataset, ensemble=params.ensemble, features=setting.train.d, classes=setting.ensemble.classes,
+        total_trees=total, train_size=setting.train.n, calibration_size=setting.calibration.n,
+        test_size=setting.test.n, solver=params.solver, per_seed=runs,
+        weights=[WeightVector(method=name, weights=w.tolist()) for name, w in weights.items()],
+        seconds=time.perf_counter() - start,
+        claims=evaluate_claims(CLAIMS, {c.id: [m[c.id] for m in measured] for c in CLAIMS}, seeds),
     )
+    result.standing = _standing(runs, total)
+    return result

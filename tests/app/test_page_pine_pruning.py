@@ -26,10 +26,12 @@ def test_a_short_run_shows_the_tables_and_figures(live_backend: str) -> None:
     at = click_run(at)
     assert not at.exception
     subheaders = [h.value for h in at.subheader]
-    assert "Pruned forests" in subheaders and "Conformal regions" in subheaders
+    assert "The paper's claims, checked here" in subheaders and "Conformal regions (first seed)" in subheaders
+    assert any(h.startswith("Prunings per seed (gradient boosting, 10 trees)") for h in subheaders)
     methods = next(df.value for df in at.dataframe if "trees kept" in df.value.columns)
-    assert len(methods) == 1 + 2 + 2  # full, two alphas, whole space, accuracy pruning
-    assert len(at.get("plotly_chart")) == 3
+    assert len(methods) == 2 + 2  # two alphas, whole space, accuracy pruning (one seed)
+    assert all(v == "" or v.startswith(("yes", "no")) for v in methods["proved by the MILP"])
+    assert len(at.get("plotly_chart")) >= 3
 
 
 def test_an_alpha_out_of_range_is_refused(live_backend: str) -> None:
@@ -41,7 +43,7 @@ def test_an_alpha_out_of_range_is_refused(live_backend: str) -> None:
 
 def test_example_fills_the_controls(live_backend: str) -> None:
     at = _page()
-    label = next(o for o in at.selectbox(key=f"{NAME}._example").options if o.startswith("Wine"))
+    label = next(o for o in at.selectbox(key=f"{NAME}._example").options if o.startswith("Synthetic"))
     at.selectbox(key=f"{NAME}._example").set_value(label)
     at.run()
-    assert at.selectbox(key=f"{NAME}.dataset").value == "wine"
+    assert at.selectbox(key=f"{NAME}.dataset").value == "synthetic"
