@@ -82,7 +82,7 @@ def controls() -> dict[str, Any]:
         ensemble = param_widget(NAME, "ensemble", label="Ensemble: fits with different seeds (mean ± spread)")
         compare = param_widget(NAME, "compare_baselines",
                                label="Compare with shapiq (KernelSHAP, permutation sampling, KernelSHAPIQ)")
-        curve = param_widget(NAME, "error_curve", label="Error vs budget curve (molecules of at most 16 atoms)")
+        curve = param_widget(NAME, "error_curve", label="Error vs budget curve (first seed, wherever an exact reference exists)")
         seeds = param_widget(NAME, "seeds")
         seed = param_widget(NAME, "seed", label="Seed", widget="number")
     return {"smiles": smiles, "name": "", "predictor": predictor, "masking": masking, "budget": budget,

@@ -17,6 +17,9 @@ def examples() -> dict[str, dict[str, Any]]:
         "Reproduce the paper: vincristine, 60 atoms, 3,000 queries, 3-fit ensemble (3 seeds, ~2 min)": {
             "smiles": VINCRISTINE, "name": "vincristine", "predictor": "gnn", "masking": "baseline",
             "budget": 3000, "bond_dim": 4, "ensemble": 3, "seeds": 3, "error_curve": False},
+        "Vincristine, SII error against queries up to 3,000 (60 atoms, 1 seed, one fit, ~70 s)": {
+            "smiles": VINCRISTINE, "name": "vincristine", "predictor": "gnn", "masking": "baseline",
+            "budget": 3000, "bond_dim": 4, "seeds": 1, "error_curve": True},
         "Paracetamol, local GNN (11 atoms, brute-force reference, ~10 s)": {
             "smiles": "CC(=O)Nc1ccc(O)cc1", "predictor": "gnn", "masking": "baseline",
             "budget": 300, "bond_dim": 4},

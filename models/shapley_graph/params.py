@@ -50,6 +50,6 @@ class Params(BaseModel):
         True, description="Also run shapiq's KernelSHAP, PermutationSamplingSV and KernelSHAPIQ at the same budget"
     )
     error_curve: bool = Field(
-        True, description="For molecules of at most 16 atoms: error against exact values over a range of budgets"
+        True, description="Error against the exact values over a range of budgets up to this one (first seed; wherever an exact reference exists)"
     )
     seed: int = Field(0, ge=0, le=2**31 - 1, description="Base seed (coalition sampling, network initialisation, shapiq); seed k of a run is seed + k")

@@ -10,7 +10,7 @@ import numpy as np
 from models.common import Progress, torch_device
 from models.common.claims import Measurement, Standing, evaluate_claims, seed_values
 from models.common.progress import MonotoneProgress, sub_progress
-from models.shapley_graph.baselines import EXACT_MAX_ATOMS, shapiq_estimates
+from models.shapley_graph.baselines import shapiq_estimates
 from models.shapley_graph.claims import CLAIMS
 from models.shapley_graph.estimator import TnShapEstimate, check_bond_dim, check_memory, tn_shap_g
 from models.shapley_graph.gnn import load_predictor
@@ -25,7 +25,7 @@ from models.shapley_graph.tensor_network import NetworkLayout
 
 __all__ = ["closed_form_indices", "relative_l2", "run"]
 
-CURVE_BUDGETS = (50, 100, 200, 400, 800, 1600)
+CURVE_BUDGETS = (50, 100, 200, 400, 800, 1600, 2400)
 LABELS = {"tn_shap_g": "TN-SHAP-G", "KernelSHAP": "KernelSHAP", "PermutationSamplingSV": "Permutation sampling"}
 
 
@@ -68,7 +68,7 @@ def _curve(molecule: Molecule, layout: NetworkLayout, params: Params, truth: Gam
     for k, budget in enumerate(budgets):
         progress(k / len(budgets), f"Error curve: budget {budget}")
         game = build_game(molecule, params.predictor, params.masking, device=device)
-        est = tn_shap_g(game, layout, budget, params.bond_dim, params.seed, device=device)
+        est = tn_shap_g(game, layout, budget, params.bond_dim, params.seed, ensemble=params.ensemble, device=device)
         points.append(CurvePoint(method="TN-SHAP-G", budget=budget,
                                  shapley_error=relative_l2(est.indices.shapley, truth.shapley),
                                  sii_error=relative_l2(est.indices.sii, truth.sii)))
@@ -202,7 +202,7 @@ def run(params: Params, progress: Progress) -> Result:
         outcomes.append(_one_seed(molecule, layout, params, reference, device, seed, stage))
     result = _result(molecule, params, outcomes[0][0], reference, [row for _e, row in outcomes], device)
     result.masking_comparison = masking_comparison(molecule, params, reference, device, sub_progress(monotone, 0.7, 0.8))
-    if params.error_curve and reference is not None and molecule.n_atoms <= EXACT_MAX_ATOMS:
+    if params.error_curve and reference is not None:
         result.error_curve = _curve(molecule, layout, params, reference.indices, device,
                                     sub_progress(monotone, 0.8, 0.98))
     monotone(1.0, "Done")
