@@ -98,5 +98,5 @@ SPEC = MethodSpec(
     tags=("reinforcement learning", "RLVR", "GRPO", "phase transition"),
     input_summary=lambda p: f"J in [{min(p.j_values):+.2f}, {max(p.j_values):+.2f}], FPR {p.fpr:g}, "
     f"{p.steps} steps, G = {p.group_size}, {p.bandit_seeds} runs per J, {p.seeds} seeds",
-    smoke_params={"steps": 40, "bandit_seeds": 4, "phase_grid": 5, "j_values": [-0.3, 0.0, 0.3], "seeds": 1},
+    smoke_params={"steps": 40, "bandit_seeds": 4, "phase_grid": 5, "j_values": [-0.3, 0.0, 0.2, 0.4], "seeds": 1},
 )
