@@ -86,40 +86,55 @@ def random_scene(seed: int, objects: int = 15, relations_per_object: float = 3.0
     each, all satisfied by the returned witness layout (no collisions, inside the room)."""
     rng = np.random.default_rng(seed)
     n_small = max(1, objects // 5)
-    n_floor = objects - n_small
+    room, kinds, objs = _draw_floor_objects(rng, objects - n_small)
+    room_t = (room.width, room.depth, room.height)
+    size_arr = np.array([(o.width, o.depth, o.height) for o in objs])
+    poses = np.zeros((len(kinds), 4))
+    relations: list[Relation] = []
+    keep: list[int] = []
+    for k, spec in enumerate(kinds):
+        wall = _place_floor(rng, spec, poses, size_arr, room_t, k)
+        if wall is None:  # no room left: move it out of the way (dropped below)
+            poses[k] = (-100.0, -100.0, 0.0, 0.0)
+            continue
+        keep.append(k)
+        if wall:
+            relations.append(Relation(type="against_wall", a=objs[k].name, wall=wall))  # type: ignore[arg-type]
+    objs = [objs[k] for k in keep]
+    kinds = [kinds[k] for k in keep]
+    all_poses, all_sizes = _stack_small(rng, objects, kinds, objs, poses[keep], size_arr[keep], relations)
+    witness = np.array(all_poses, dtype=float)
+    target = int(round(relations_per_object * len(objs)))
+    _draw_relations(rng, relations, objs, witness, np.array(all_sizes, dtype=float), room, target)
+    scene = Scene(room=room, objects=objs, relations=relations)
+    return GeneratedScene(scene=scene, witness=witness)
+
+
+_Spec = tuple[str, float, float, float, bool, bool]
+
+
+def _draw_floor_objects(rng: np.random.Generator, n_floor: int) -> tuple[Room, list[_Spec], list[Obj]]:
+    """Draw the floor objects' kinds and sizes, and a room whose floor they cover by about 30%."""
     kinds = [CATALOGUE[int(rng.integers(len(CATALOGUE)))] for _ in range(n_floor)]
     area = sum(s[1] * s[2] for s in kinds)
     side = math.sqrt(area / 0.3)
     aspect = rng.uniform(0.8, 1.25)
     room = Room(width=round(min(max(side * aspect, 3.0), 30.0), 2), depth=round(min(max(side / aspect, 3.0), 30.0), 2),
                 height=2.8)
-    room_t = (room.width, room.depth, room.height)
     counts: dict[str, int] = {}
     objs: list[Obj] = []
-    sizes: list[tuple[float, float, float]] = []
     for spec in kinds:
         counts[spec[0]] = counts.get(spec[0], 0) + 1
         scale = rng.uniform(0.9, 1.1)
         objs.append(Obj(name=f"{spec[0]}_{counts[spec[0]]}", width=round(spec[1] * scale, 2),
                         depth=round(spec[2] * scale, 2), height=spec[3]))
-        sizes.append((objs[-1].width, objs[-1].depth, objs[-1].height))
-    size_arr = np.array(sizes)
-    poses = np.zeros((n_floor, 4))
-    relations: list[Relation] = []
-    placed: list[int] = []
-    for k, spec in enumerate(kinds):
-        wall = _place_floor(rng, spec, poses, size_arr, room_t, k)
-        if wall is None:  # no room left: move it out of the way (dropped below)
-            poses[k] = (-100.0, -100.0, 0.0, 0.0)
-            continue
-        placed.append(k)
-        if wall:
-            relations.append(Relation(type="against_wall", a=objs[k].name, wall=wall))  # type: ignore[arg-type]
-    keep = placed
-    objs = [objs[k] for k in keep]
-    size_arr = size_arr[keep]
-    poses = poses[keep]
-    kinds = [kinds[k] for k in keep]
+    return room, kinds, objs
+
+
+def _stack_small(rng: np.random.Generator, objects: int, kinds: list[_Spec], objs: list[Obj], poses: np.ndarray,
+                 size_arr: np.ndarray, relations: list[Relation]) -> tuple[list[tuple[float, ...]], list[tuple[float, ...]]]:
+    """Put small objects (at most two a surface) on the placed surfaces, appending them to `objs` and their
+    on_top_of relations to `relations`; return every object's pose and size."""
     surfaces = [i for i, s in enumerate(kinds) if s[4]]
     all_poses = [tuple(p) for p in poses]
     all_sizes = [tuple(s) for s in size_arr]
@@ -147,11 +162,14 @@ def random_scene(seed: int, objects: int = 15, relations_per_object: float = 3.0
         all_sizes.append((w, d, h))
         all_poses.append((x, y, bz + bh, byaw))
         relations.append(Relation(type="on_top_of", a=objs[-1].name, b=objs[base].name))
-    witness = np.array(all_poses, dtype=float)
-    sizes_all = np.array(all_sizes, dtype=float)
-    scene = Scene(room=room, objects=objs, relations=[])
-    index = scene.index()
-    target = int(round(relations_per_object * len(objs)))
+    return all_poses, all_sizes
+
+
+def _draw_relations(rng: np.random.Generator, relations: list[Relation], objs: list[Obj], witness: np.ndarray,
+                    sizes_all: np.ndarray, room: Room, target: int) -> None:
+    """Append random relations the witness satisfies to `relations` until there are `target` of them."""
+    room_t = (room.width, room.depth, room.height)
+    index = Scene(room=room, objects=objs, relations=[]).index()
     names = [o.name for o in objs]
     attempts = 0
     while len(relations) < target and attempts < 60 * target:
@@ -171,5 +189,3 @@ def random_scene(seed: int, objects: int = 15, relations_per_object: float = 3.0
             continue
         if check_relation(rel, index, witness, sizes_all, room_t):
             relations.append(rel)
-    scene = Scene(room=room, objects=objs, relations=relations)
-    return GeneratedScene(scene=scene, witness=witness)

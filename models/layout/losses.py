@@ -144,56 +144,65 @@ def relation_residuals(poses: torch.Tensor, sizes: torch.Tensor, compiled: Compi
                 value = 2.0 * torch.relu(_FACING_TARGET - (fwd[:, ia] * toward).sum(-1))
             out[:, pos] = value
             continue
-        cb = poses[:, ib, :2].unsqueeze(2)
-        wb = sizes[ib, 0].unsqueeze(0)
-        db = sizes[ib, 1].unsqueeze(0)
-        rb = right[:, ib].unsqueeze(2)
-        fb = fwd[:, ib].unsqueeze(2)
-        box_b = box[:, ib]
-        if kind == "left_of":
-            value = torch.relu(((ca - cb) * rb).sum(-1).amax(-1) + wb / 2)
-        elif kind == "right_of":
-            value = torch.relu(wb / 2 - ((ca - cb) * rb).sum(-1).amin(-1))
-        elif kind == "in_front_of":
-            value = torch.relu(db / 2 - ((ca - cb) * fb).sum(-1).amin(-1))
-        elif kind == "behind":
-            value = torch.relu(((ca - cb) * fb).sum(-1).amax(-1) + db / 2)
-        elif kind == "west_of":
-            value = torch.relu(ca[..., 0].amax(-1) - box_b[..., 0].amin(-1))
-        elif kind == "east_of":
-            value = torch.relu(box_b[..., 0].amax(-1) - ca[..., 0].amin(-1))
-        elif kind == "south_of":
-            value = torch.relu(ca[..., 1].amax(-1) - box_b[..., 1].amin(-1))
-        elif kind == "north_of":
-            value = torch.relu(box_b[..., 1].amax(-1) - ca[..., 1].amin(-1))
-        elif kind == "facing":
-            direction = poses[:, ib, :2] - poses[:, ia, :2]
-            unit = direction / direction.norm(dim=-1, keepdim=True).clamp_min(1e-6)
-            value = 2.0 * torch.relu(_FACING_TARGET - (fwd[:, ia] * unit).sum(-1))
-        elif kind == "near":
-            value = torch.relu(pair_gap(ca, box_b) - (NEAR_GAP - 0.1))
-        elif kind == "around":
-            direction = poses[:, ib, :2] - poses[:, ia, :2]
-            unit = direction / direction.norm(dim=-1, keepdim=True).clamp_min(1e-6)
-            value = torch.relu(pair_gap(ca, box_b) - (NEAR_GAP - 0.1)) + 2.0 * torch.relu(
-                _FACING_TARGET - (fwd[:, ia] * unit).sum(-1))
-        elif kind == "align":
-            gaps = (poses[:, ia, :2] - poses[:, ib, :2]).abs() - 0.005  # (B, K, 2)
-            either = gaps.amin(-1)
-            value = torch.relu(torch.where(val < 0, either, gaps.gather(
-                -1, val.clamp_min(0).long().view(1, -1, 1).expand(gaps.shape[0], -1, 1)).squeeze(-1)))
-        elif kind == "far":
-            value = torch.relu(FAR_GAP + 0.1 - pair_gap(ca, box_b)) + torch.relu(sat_overlap(ca, box_b) + 0.1)
-        elif kind == "on_top_of":
-            local = poses[:, ia, :2] - poses[:, ib, :2]
-            u = (local * right[:, ib]).sum(-1).abs()
-            v = (local * fwd[:, ib]).sum(-1).abs()
-            value = torch.relu(u - (wb / 2 - torch.clamp(wb / 4, max=0.05))) + torch.relu(
-                v - (db / 2 - torch.clamp(db / 4, max=0.05)))
-        else:
-            raise ValueError(kind)
-        out[:, pos] = value
+        out[:, pos] = _pair_residual(kind, poses, sizes, box, (right, fwd), ia, ib, val)
     return out
+
+
+def _pair_residual(kind: str, poses: torch.Tensor, sizes: torch.Tensor, box: torch.Tensor,
+                   axes: tuple[torch.Tensor, torch.Tensor], ia: torch.Tensor, ib: torch.Tensor,
+                   val: torch.Tensor) -> torch.Tensor:
+    """(B, K) residuals of one two-object relation kind, a = objects ia, b = objects ib."""
+    right, fwd = axes
+    ca = box[:, ia]
+    cb = poses[:, ib, :2].unsqueeze(2)
+    wb = sizes[ib, 0].unsqueeze(0)
+    db = sizes[ib, 1].unsqueeze(0)
+    rb = right[:, ib].unsqueeze(2)
+    fb = fwd[:, ib].unsqueeze(2)
+    box_b = box[:, ib]
+    if kind == "left_of":
+        value = torch.relu(((ca - cb) * rb).sum(-1).amax(-1) + wb / 2)
+    elif kind == "right_of":
+        value = torch.relu(wb / 2 - ((ca - cb) * rb).sum(-1).amin(-1))
+    elif kind == "in_front_of":
+        value = torch.relu(db / 2 - ((ca - cb) * fb).sum(-1).amin(-1))
+    elif kind == "behind":
+        value = torch.relu(((ca - cb) * fb).sum(-1).amax(-1) + db / 2)
+    elif kind == "west_of":
+        value = torch.relu(ca[..., 0].amax(-1) - box_b[..., 0].amin(-1))
+    elif kind == "east_of":
+        value = torch.relu(box_b[..., 0].amax(-1) - ca[..., 0].amin(-1))
+    elif kind == "south_of":
+        value = torch.relu(ca[..., 1].amax(-1) - box_b[..., 1].amin(-1))
+    elif kind == "north_of":
+        value = torch.relu(box_b[..., 1].amax(-1) - ca[..., 1].amin(-1))
+    elif kind == "facing":
+        direction = poses[:, ib, :2] - poses[:, ia, :2]
+        unit = direction / direction.norm(dim=-1, keepdim=True).clamp_min(1e-6)
+        value = 2.0 * torch.relu(_FACING_TARGET - (fwd[:, ia] * unit).sum(-1))
+    elif kind == "near":
+        value = torch.relu(pair_gap(ca, box_b) - (NEAR_GAP - 0.1))
+    elif kind == "around":
+        direction = poses[:, ib, :2] - poses[:, ia, :2]
+        unit = direction / direction.norm(dim=-1, keepdim=True).clamp_min(1e-6)
+        value = torch.relu(pair_gap(ca, box_b) - (NEAR_GAP - 0.1)) + 2.0 * torch.relu(
+            _FACING_TARGET - (fwd[:, ia] * unit).sum(-1))
+    elif kind == "align":
+        gaps = (poses[:, ia, :2] - poses[:, ib, :2]).abs() - 0.005  # (B, K, 2)
+        either = gaps.amin(-1)
+        value = torch.relu(torch.where(val < 0, either, gaps.gather(
+            -1, val.clamp_min(0).long().view(1, -1, 1).expand(gaps.shape[0], -1, 1)).squeeze(-1)))
+    elif kind == "far":
+        value = torch.relu(FAR_GAP + 0.1 - pair_gap(ca, box_b)) + torch.relu(sat_overlap(ca, box_b) + 0.1)
+    elif kind == "on_top_of":
+        local = poses[:, ia, :2] - poses[:, ib, :2]
+        u = (local * right[:, ib]).sum(-1).abs()
+        v = (local * fwd[:, ib]).sum(-1).abs()
+        value = torch.relu(u - (wb / 2 - torch.clamp(wb / 4, max=0.05))) + torch.relu(
+            v - (db / 2 - torch.clamp(db / 4, max=0.05)))
+    else:
+        raise ValueError(kind)
+    return value
 
 
 def _wall_distances(ca: torch.Tensor, room: tuple[float, float, float]) -> torch.Tensor:
