@@ -6,7 +6,15 @@ from typing import Any
 
 import streamlit as st
 
-from app.components import JobView, example_picker, format_number, method_page, param_widget, show_figures, table
+from app.components import (
+    JobView,
+    example_picker,
+    format_number,
+    method_page,
+    param_widget,
+    show_figures,
+    table,
+)
 
 NAME = "pine_pruning"
 FIELDS = (("seeds", "dataset", "ensemble", "trees", "max_depth", "samples", "seed"),

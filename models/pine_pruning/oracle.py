@@ -28,7 +28,6 @@ import numpy as np
 from scipy.sparse import coo_matrix
 
 from models.common.tabular.highs import solve_milp
-
 from models.pine_pruning.chow_liu import ChowLiuTree
 from models.pine_pruning.ensemble import Ensemble
 

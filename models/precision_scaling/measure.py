@@ -16,11 +16,13 @@ All at the largest model size M of the run, on each seed's own problem and round
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 
 from models.common.claims import Measurement
 from models.common.sweeps import fit_power_law
-from models.precision_scaling.result import PerSeed
+from models.precision_scaling.result import PerSeed, SchemeName
 from models.precision_scaling.simulation import Problem, SgdRun
 from models.precision_scaling.theory import theory
 
@@ -41,7 +43,7 @@ def effective_data_size(record: list[int], full_excess: np.ndarray, excess: floa
     return float((excess / fit.prefactor) ** (1.0 / fit.exponent))
 
 
-def per_seed(seeds: list[int], problems: list[Problem], runs: dict[str, SgdRun]) -> list[PerSeed]:
+def per_seed(seeds: list[int], problems: list[Problem], runs: Mapping[SchemeName, SgdRun]) -> list[PerSeed]:
     """The claims' quantities for every seed at the largest M."""
     out = []
     k = len(runs["full"].sizes) - 1

@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 from models.bilateral_trade.benchmarks import compute_benchmarks
-from models.bilateral_trade.experiment import run_learner
-from models.bilateral_trade.schedule import LearnerSettings
 from models.bilateral_trade.distributions import gft_table
+from models.bilateral_trade.experiment import run_learner
 from models.bilateral_trade.market import EXPLOIT
+from models.bilateral_trade.schedule import LearnerSettings
 from models.bilateral_trade.stream_market import StreamRecorder
 from models.bilateral_trade.streaming import from_log, play_block, stream_learner
 from tests.models.bilateral_trade.conftest import make_dist, make_pools
