@@ -117,7 +117,6 @@ def check_relation(
     pa = poses[ia]
     wa, da, _ = sizes[ia]
     corners_a = footprint(pa[0], pa[1], pa[3], wa, da)
-    ca = pa[:2]
     if rel.type == "against_wall":
         assert rel.wall is not None
         _, fwd = frame(pa[3])
@@ -134,7 +133,15 @@ def check_relation(
         toward = -np.array(WALL_NORMAL_IN[rel.wall])
         return _angle_deg(fwd, toward) <= FACING_DEG
     assert rel.b is not None
-    ib = index[rel.b]
+    return _check_pair(rel, ia, index[rel.b], poses, sizes)
+
+
+def _check_pair(rel: Relation, ia: int, ib: int, poses: np.ndarray, sizes: np.ndarray) -> bool:
+    """Whether a two-object relation holds between objects ia (a) and ib (b, the reference)."""
+    pa = poses[ia]
+    wa, da, _ = sizes[ia]
+    corners_a = footprint(pa[0], pa[1], pa[3], wa, da)
+    ca = pa[:2]
     pb = poses[ib]
     wb, db, hb = sizes[ib]
     cb = pb[:2]

@@ -159,59 +159,76 @@ def axis_constraints(scene: Scene, relations: list[Relation], subset: list[int],
     FACING_DEG, and an egocentric relation to a reference whose yaw may turn by tau loosens by L tan(tau),
     with L bounding how far sideways the subject can sit. Floor objects (`floor`) have z = 0.
     """
-    room = scene.room
-    index = scene.index()
     pins, _ = yaw_pins(scene, relations, subset)
-    sizes = [(o.width, o.depth, o.height) for o in scene.objects]
-    bounds = _extents(scene, relations, subset, pins)
-
-    def pin_why(i: int) -> frozenset[int]:
-        pin = pins.get(i)
-        return frozenset() if pin is None or pin.relation is None else frozenset({pin.relation})
-
-    edges: list[AxisEdge] = []
-    for i in range(len(scene.objects)):
-        for axis in (0, 1):
-            lo, hi = bounds.centre[i][axis]
-            edges.append(AxisEdge(axis, i, -1, -lo, frozenset(bounds.why[i]) | pin_why(i)))  # centre >= lo
-            edges.append(AxisEdge(axis, -1, i, hi, frozenset(bounds.why[i]) | pin_why(i)))  # centre <= hi
-        edges.append(AxisEdge(2, i, -1, TOL, frozenset()))  # z >= -tol
-        edges.append(AxisEdge(2, -1, i, room.height + TOL - sizes[i][2], frozenset()))
-        if floor is not None and floor[i]:
-            edges.append(AxisEdge(2, -1, i, 0.0, frozenset()))  # floor objects stand at z = 0
-            edges.append(AxisEdge(2, i, -1, 0.0, frozenset()))
-
-    def before(first: int, second: int, axis: int, why: frozenset[int], loosen: float = 0.0) -> None:
-        # first's max <= second's min + slack (+ loosen)  =>  c_first - c_second <= slack + loosen - e_first - e_second
-        e1, e2 = bounds.half[first][axis][0], bounds.half[second][axis][0]
-        edges.append(AxisEdge(axis, second, first, SLACK + loosen - e1 - e2, why | pin_why(first) | pin_why(second)))
-
-    def lever(a: int, b: int, axis: int) -> float:
-        """Largest |p - c_b| along `axis` over the corners p of a."""
-        reach = bounds.half[a][axis][1]
-        (lo_a, hi_a), (lo_b, hi_b) = bounds.centre[a][axis], bounds.centre[b][axis]
-        return max(hi_a + reach - lo_b, hi_b - lo_a + reach, 0.0)
-
+    edges = _Edges(scene, pins, _extents(scene, relations, subset, pins))
+    edges.room(floor)
+    index = scene.index()
     for k in subset:
         rel = relations[k]
         a = index[rel.a]
         if rel.b is None:
             continue
         b = index[rel.b]
-        if rel.type in COMPASS:
-            axis = 0 if rel.type in ("west_of", "east_of") else 1
-            if rel.type in ("west_of", "south_of"):
-                before(a, b, axis, frozenset({k}))
+        edges.order(k, rel.type, a, b)
+        edges.contact(k, rel, a, b)
+    return edges.edges
+
+
+class _Edges:
+    """The difference constraints under construction, with the yaw pins and extents they rest on."""
+
+    def __init__(self, scene: Scene, pins: dict[int, YawPin], bounds: _Extents) -> None:
+        self.scene, self.pins, self.bounds = scene, pins, bounds
+        self.sizes = [(o.width, o.depth, o.height) for o in scene.objects]
+        self.edges: list[AxisEdge] = []
+
+    def pin_why(self, i: int) -> frozenset[int]:
+        pin = self.pins.get(i)
+        return frozenset() if pin is None or pin.relation is None else frozenset({pin.relation})
+
+    def room(self, floor: list[bool] | None) -> None:
+        """Centre bounds inside the room, heights under the ceiling, floor objects at z = 0."""
+        bounds, edges, pin_why = self.bounds, self.edges, self.pin_why
+        for i in range(len(self.scene.objects)):
+            for axis in (0, 1):
+                lo, hi = bounds.centre[i][axis]
+                edges.append(AxisEdge(axis, i, -1, -lo, frozenset(bounds.why[i]) | pin_why(i)))  # centre >= lo
+                edges.append(AxisEdge(axis, -1, i, hi, frozenset(bounds.why[i]) | pin_why(i)))  # centre <= hi
+            edges.append(AxisEdge(2, i, -1, TOL, frozenset()))  # z >= -tol
+            edges.append(AxisEdge(2, -1, i, self.scene.room.height + TOL - self.sizes[i][2], frozenset()))
+            if floor is not None and floor[i]:
+                edges.append(AxisEdge(2, -1, i, 0.0, frozenset()))  # floor objects stand at z = 0
+                edges.append(AxisEdge(2, i, -1, 0.0, frozenset()))
+
+    def before(self, first: int, second: int, axis: int, why: frozenset[int], loosen: float = 0.0) -> None:
+        # first's max <= second's min + slack (+ loosen)  =>  c_first - c_second <= slack + loosen - e_first - e_second
+        e1, e2 = self.bounds.half[first][axis][0], self.bounds.half[second][axis][0]
+        self.edges.append(AxisEdge(axis, second, first, SLACK + loosen - e1 - e2,
+                                   why | self.pin_why(first) | self.pin_why(second)))
+
+    def lever(self, a: int, b: int, axis: int) -> float:
+        """Largest |p - c_b| along `axis` over the corners p of a."""
+        reach = self.bounds.half[a][axis][1]
+        (lo_a, hi_a), (lo_b, hi_b) = self.bounds.centre[a][axis], self.bounds.centre[b][axis]
+        return max(hi_a + reach - lo_b, hi_b - lo_a + reach, 0.0)
+
+    def order(self, k: int, kind: str, a: int, b: int) -> None:
+        """Compass, egocentric (reference yaw pinned to a quarter) and facing relations: one order edge."""
+        bounds, edges, pins, pin_why = self.bounds, self.edges, self.pins, self.pin_why
+        if kind in COMPASS:
+            axis = 0 if kind in ("west_of", "east_of") else 1
+            if kind in ("west_of", "south_of"):
+                self.before(a, b, axis, frozenset({k}))
             else:
-                before(b, a, axis, frozenset({k}))
-        elif rel.type in EGOCENTRIC and b in pins and (q := _quarter(pins[b].yaw)) is not None:
+                self.before(b, a, axis, frozenset({k}))
+        elif kind in EGOCENTRIC and b in pins and (q := _quarter(pins[b].yaw)) is not None:
             right, fwd = _QUARTER_AXES[q]
-            (axis, sign) = right if rel.type in ("left_of", "right_of") else fwd
-            a_on_plus = rel.type in ("right_of", "in_front_of")
+            (axis, sign) = right if kind in ("left_of", "right_of") else fwd
+            a_on_plus = kind in ("right_of", "in_front_of")
             # the reference's own half extent along the axis is its width (or depth) over 2, exactly
-            own = sizes[b][0] if rel.type in ("left_of", "right_of") else sizes[b][1]
+            own = self.sizes[b][0] if kind in ("left_of", "right_of") else self.sizes[b][1]
             tau = pins[b].tolerance
-            loosen = lever(a, b, 1 - axis) * math.tan(math.radians(tau)) if tau > 0 else 0.0
+            loosen = self.lever(a, b, 1 - axis) * math.tan(math.radians(tau)) if tau > 0 else 0.0
             why = frozenset({k}) | frozenset(bounds.why[a]) | frozenset(bounds.why[b])
             e_a = bounds.half[a][axis][0]
             weight = SLACK + loosen - e_a - own / 2.0
@@ -219,23 +236,27 @@ def axis_constraints(scene: Scene, relations: list[Relation], subset: list[int],
                 edges.append(AxisEdge(axis, a, b, weight, why | pin_why(b) | pin_why(a)))  # c_b - c_a <= w
             else:
                 edges.append(AxisEdge(axis, b, a, weight, why | pin_why(b) | pin_why(a)))  # c_a - c_b <= w
-        elif rel.type in ("facing", "around") and a in pins and (q := _quarter(pins[a].yaw)) is not None \
+        elif kind in ("facing", "around") and a in pins and (q := _quarter(pins[a].yaw)) is not None \
                 and pins[a].tolerance + FACING_DEG < 90.0:
             axis, sign = _QUARTER_AXES[q][1]
             why = frozenset({k}) | pin_why(a)
             # b's centre lies ahead of a's: sign * (c_b - c_a) >= 0
             edges.append(AxisEdge(axis, b, a, 0.0, why) if sign > 0 else AxisEdge(axis, a, b, 0.0, why))
+
+    def contact(self, k: int, rel: Relation, a: int, b: int) -> None:
+        """on_top_of (over b's footprint, at b's top), near/around (within reach) and align on one axis."""
+        edges, pin_why = self.edges, self.pin_why
         if rel.type == "on_top_of":
             for axis in (0, 1):
-                e = bounds.half[b][axis][1]
+                e = self.bounds.half[b][axis][1]
                 edges.append(AxisEdge(axis, b, a, e, frozenset({k}) | pin_why(b)))
                 edges.append(AxisEdge(axis, a, b, e, frozenset({k}) | pin_why(b)))
-            hb = sizes[b][2]
+            hb = self.sizes[b][2]
             edges.append(AxisEdge(2, b, a, hb + SLACK, frozenset({k})))
             edges.append(AxisEdge(2, a, b, -(hb - SLACK), frozenset({k})))
         elif rel.type in ("near", "around"):
             for axis in (0, 1):
-                reach = NEAR_GAP + bounds.half[a][axis][1] + bounds.half[b][axis][1]
+                reach = NEAR_GAP + self.bounds.half[a][axis][1] + self.bounds.half[b][axis][1]
                 why = frozenset({k}) | pin_why(a) | pin_why(b)
                 edges.append(AxisEdge(axis, b, a, reach, why))
                 edges.append(AxisEdge(axis, a, b, reach, why))
@@ -243,4 +264,3 @@ def axis_constraints(scene: Scene, relations: list[Relation], subset: list[int],
             axis = 0 if rel.axis == "x" else 1
             edges.append(AxisEdge(axis, b, a, SLACK, frozenset({k})))
             edges.append(AxisEdge(axis, a, b, SLACK, frozenset({k})))
-    return edges
