@@ -17,8 +17,9 @@ from models.common.contract import MethodInputError
 
 from .budget import check_time
 from .polynomial import Monomial, Polynomial
+from .sparsity import correlative_blocks, term_sparsity_blocks
 
-__all__ = ["diagonal_prune", "full_basis", "newton_basis"]
+__all__ = ["block_strategies", "diagonal_prune", "full_basis", "newton_basis"]
 
 MAX_CANDIDATES = 6000
 
@@ -118,3 +119,27 @@ def diagonal_prune(basis: Sequence[Monomial], support: set[Monomial]) -> list[Mo
                 changed = True
         current = kept
     return current
+
+
+def block_strategies(target: Polynomial, sparsity: bool) -> tuple[list[tuple[str, list[list[Polynomial]]]], int]:
+    """Newton-polytope basis after diagonal pruning, and the block splits to try in order:
+    correlative cliques, term-sparsity blocks (when they shrink the problem), then one dense block."""
+    variables = target.variables
+    basis = newton_basis(target)
+    raw = len(basis)
+    basis = diagonal_prune(basis, set(target.terms))
+    support = set(target.terms)
+    splits: list[tuple[str, list[list]]] = []
+    if sparsity and basis:
+        cliques = correlative_blocks(basis, target)
+        if cliques is not None:
+            splits.append(("correlative", cliques))
+        terms = term_sparsity_blocks(basis, support)
+        if len(terms) > 1:
+            splits.append(("term", terms))
+    splits.append(("dense", [basis] if basis else []))
+    as_polys = [
+        (name, [[Polynomial.monomial(variables, m) for m in group] for group in groups if group])
+        for name, groups in splits
+    ]
+    return as_polys, raw

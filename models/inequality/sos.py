@@ -7,7 +7,6 @@ into a rational one that is checked PSD by LDL^T; singular cases go through faci
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -15,16 +14,14 @@ from fractions import Fraction
 
 import numpy as np
 
-from .basis import diagonal_prune, newton_basis
-from .budget import check_time
+from .basis import block_strategies
 from .certificate import WeightedSquare, squares_from_ldl
-from .exact import Matrix, ldl_psd, project, round_matrix
-from .facial import rational_kernel, reduce_basis
+from .exact import Matrix
 from .fastpath import DSOS_MAX_BASIS, SDSOS_MAX_BASIS, dsos_solution, sdsos_solution
 from .gram import GramSystem, build_system
 from .polynomial import Polynomial
+from .rounding import BOUNDARY_MARGIN, facial_step, refine
 from .sdp import SdpSolution, solve_gram_sdp, solve_gram_sdp_fast
-from .sparsity import correlative_blocks, term_sparsity_blocks
 
 __all__ = [
     "GramTooLarge",
@@ -75,105 +72,6 @@ class SosOutcome:
     gram: list[list[float]] = field(default_factory=list)
     seconds_sdp: float = 0.0
     seconds_exact: float = 0.0
-
-
-def block_strategies(target: Polynomial, sparsity: bool) -> tuple[list[tuple[str, list[list[Polynomial]]]], int]:
-    """Newton-polytope basis after diagonal pruning, and the block splits to try in order:
-    correlative cliques, term-sparsity blocks (when they shrink the problem), then one dense block."""
-    variables = target.variables
-    basis = newton_basis(target)
-    raw = len(basis)
-    basis = diagonal_prune(basis, set(target.terms))
-    support = set(target.terms)
-    splits: list[tuple[str, list[list]]] = []
-    if sparsity and basis:
-        cliques = correlative_blocks(basis, target)
-        if cliques is not None:
-            splits.append(("correlative", cliques))
-        terms = term_sparsity_blocks(basis, support)
-        if len(terms) > 1:
-            splits.append(("term", terms))
-    splits.append(("dense", [basis] if basis else []))
-    as_polys = [
-        (name, [[Polynomial.monomial(variables, m) for m in group] for group in groups if group])
-        for name, groups in splits
-    ]
-    return as_polys, raw
-
-
-BOUNDARY_MARGIN = 1e-6  # normalised margin below which Q is treated as singular (on a face of the cone)
-
-
-def _denominators(
-    size: int, margin: float, scale: float, max_bits: int, snaps_only: bool = False
-) -> list[tuple[int, bool]]:
-    """Rounding schedule: coarse continued-fraction snaps first (they hit exact boundary solutions),
-    then dyadic grids starting where the rounding error n/den falls below the eigenvalue margin."""
-    schedule: list[tuple[int, bool]] = [(1, True), (12, True), (720, True)]
-    if snaps_only:
-        return schedule
-    actual = margin * scale
-    start_bits = 8 if actual <= 0 else max(8, math.ceil(math.log2(4 * max(size, 1) / actual)))
-    bits = min(start_bits, max_bits)
-    while bits <= max_bits:
-        schedule.append((2**bits, False))
-        if bits == max_bits:
-            break
-        bits = min(bits + 8, max_bits)
-    return schedule
-
-
-def refine(
-    system: GramSystem, solution: SdpSolution, max_bits: int, snaps_only: bool = False
-) -> tuple[list[list[tuple[Fraction, list[Fraction]]]], list[Matrix], int] | None:
-    """Round at increasing precision, project exactly, LDL^T each block; first PSD hit wins. On a
-    singular Q (`snaps_only`) fine grids cannot land inside the face, so only coarse snaps are tried."""
-    scale = max(float(abs(c)) for c in system.rhs) or 1.0
-    size = max(b.size for b in system.blocks)
-    for denominator, snap in _denominators(size, solution.margin, scale, max_bits, snaps_only):
-        check_time()
-        rounded = [round_matrix(g, denominator, snap) for g in solution.grams]
-        projected = project(system, rounded)
-        if projected is None:
-            return None  # the affine space has no rational point near: stop
-        factors = []
-        for gram in projected:
-            ldl = ldl_psd(gram)
-            if ldl is None:
-                break
-            factors.append(ldl)
-        else:
-            return factors, projected, denominator
-    return None
-
-
-def _facial_step(system: GramSystem, solution: SdpSolution) -> GramSystem | None:
-    """The system over the reduced face, or None when no block has a rational numerical kernel."""
-    new_bases: list[list[Polynomial]] = []
-    weights: list[Polynomial | None] = []
-    labels: list[tuple[object, ...]] = []
-    changed = False
-    for block, gram in zip(system.blocks, solution.grams, strict=True):
-        kernel = None
-        for tol in (1e-7, 1e-5, 1e-3):
-            for max_den in (12, 1000):
-                kernel = rational_kernel(gram, tol, max_den)
-                if kernel is not None:
-                    break
-            if kernel is not None:
-                break
-        basis = block.basis
-        if kernel is not None:
-            rows, pivots = kernel
-            basis = reduce_basis(block.basis, rows, pivots)
-            changed = True
-        if basis:
-            new_bases.append(basis)
-            weights.append(block.weight)
-            labels.append(block.label)
-    if not changed or not new_bases:
-        return None
-    return build_system(system.target, new_bases, weights, labels)
 
 
 def _squares(system: GramSystem, factors: Sequence[Sequence[tuple[Fraction, Sequence[Fraction]]]], outcome: SosOutcome) -> None:
@@ -340,7 +238,7 @@ def refine_solution(
         refined = refine(system, solution, options.max_bits, snaps_only=boundary)
         reduced = None
         if refined is None and options.facial_reduction and round_index < 3:
-            reduced = _facial_step(system, solution)
+            reduced = facial_step(system, solution)
             if reduced is None and boundary:  # no rational kernel: fall back to fine grids
                 refined = refine(system, solution, options.max_bits)
         outcome.seconds_exact += time.perf_counter() - started
