@@ -13,22 +13,23 @@ from models.common.progress import MonotoneProgress
 
 from .ast_check import check_independently
 from .budget import OutOfTime, time_budget
-from .certificate import Certificate, EqualityTerm, ProductTerm, WeightedSquare
-from .checker import CERT_LIMITS, check_certificate, known_multiplier
+from .certificate import Certificate
+from .checker import check_certificate
 from .claims import measure_claims
 from .domain_refute import refute_in_domain
 from .equalities import Elimination, eliminate_linear
 from .lean_export import THEOREM_NAME, lean_proof
 from .lean_runner import run_lean
-from .orthant import nonnegative_variables, orthant_multiplier_base, orthant_search, orthant_variables
+from .orthant import orthant_search, orthant_variables
 from .params import Params
-from .parser import Problem, parse_polynomial, parse_problem
+from .parser import Problem, parse_problem
 from .polynomial import Polynomial, format_fraction
 from .putinar import constrained_search
 from .refute import Counterexample, refute
 from .result import CertificateOut, CheckOut, CounterexampleOut, LeanOut, Result
 from .search import Clock, global_search
 from .sos import SosOptions, SosOutcome
+from .user_certificate import certificate_from_json
 
 __all__ = ["STAGES", "run"]
 
@@ -275,42 +276,8 @@ def _verify_given(problem: Problem, params: Params, base: dict[str, Any], clock:
         result.stages, result.total_seconds = clock.stages, time.perf_counter() - clock.started
         bar(1.0, "not proved")
         return result
-    certificate = _certificate_from_json(problem, cert_json)
+    certificate = certificate_from_json(problem, cert_json)
     return _proved(base, problem, params, certificate, None, "user certificate", "not requested", checks, clock, bar)
-
-
-def _certificate_from_json(problem: Problem, data: dict[str, Any]) -> Certificate:
-    """The typed certificate of a JSON form that already passed both checks (for the Lean export)."""
-    variables = problem.variables
-
-    def poly(text: str) -> Polynomial:
-        return parse_polynomial(text, variables=variables, field="certificate", limits=CERT_LIMITS)
-
-    def squares(items: list[dict[str, str]]) -> tuple[WeightedSquare, ...]:
-        return tuple(WeightedSquare(Fraction(item["coeff"]), poly(item["poly"])) for item in items)
-
-    margin = Fraction(data.get("margin") or "0")
-    multiplier = None if data.get("multiplier") is None else poly(data["multiplier"])
-    kind, power = "", 0
-    if multiplier is not None:
-        nonnegative = sorted(nonnegative_variables(problem))
-        kind = known_multiplier(multiplier, problem.claim.polynomial, margin, nonnegative) or ""
-        power = _multiplier_power(multiplier, kind, problem, nonnegative)
-    return Certificate(
-        squares=squares(data.get("squares", [])), multiplier=multiplier, multiplier_kind=kind, multiplier_power=power,
-        margin=margin,
-        products=tuple(ProductTerm(tuple(t["hypotheses"]), squares(t["squares"])) for t in data.get("products", [])),
-        equalities=tuple(EqualityTerm(t["hypothesis"], poly(t["poly"])) for t in data.get("equalities", [])),
-    )
-
-
-def _multiplier_power(multiplier: Polynomial, kind: str, problem: Problem, nonnegative: list[int]) -> int:
-    """k in D = base^k for the accepted kinds (the base has degree 2, or degree 1 or 2 on the orthant)."""
-    if kind in ("orthant-affine", "orthant-homogeneous"):
-        base = orthant_multiplier_base(problem.variables, nonnegative)
-        return next(k for k in range(1, 4) if (base + Polynomial.constant(problem.variables, 1)) ** k == multiplier
-                    or base**k == multiplier)
-    return multiplier.degree() // 2
 
 
 def _multiplier_latex(certificate: Certificate, poly: Polynomial) -> str:
