@@ -44,15 +44,32 @@ def dsos_solution(system: GramSystem) -> SdpSolution | None:
     check_time()
     scale = max(float(abs(c)) for c in system.rhs) or 1.0
     # columns: Q entries (i <= j) of every block, then u_ij >= |Q_ij| for i < j, then t
-    entry_index: list[tuple[int, int, int]] = []
-    for b, block in enumerate(system.blocks):
-        for i, j, _coefs in block.entries:
-            entry_index.append((b, i, j))
+    entry_index = _entry_index(system)
     n_q = len(entry_index)
     off = [k for k, (_b, i, j) in enumerate(entry_index) if i != j]
-    u_of = {k: n_q + n for n, k in enumerate(off)}
     n_vars = n_q + len(off) + 1
     t_col = n_vars - 1
+    a_eq, b_eq = _equalities(system, n_vars, scale)
+    a_ub = _dominance_rows(entry_index, off, n_vars)
+    cost = np.zeros(n_vars)
+    cost[t_col] = -1.0
+    bounds = [(None, None)] * n_q + [(0, None)] * len(off) + [(None, 1.0)]
+    check_time()
+    res = linprog(cost, A_ub=a_ub, b_ub=np.zeros(a_ub.shape[0]), A_eq=a_eq, b_eq=b_eq, bounds=bounds, method="highs")
+    if res.status != 0 or res.x is None or res.x[t_col] < -1e-9:
+        return None
+    grams = _grams(system, entry_index, res.x[:n_q] * scale)
+    margin = float(res.x[t_col])
+    return SdpSolution(grams, margin, "dsos (LP)", "optimal")
+
+
+def _entry_index(system: GramSystem) -> list[tuple[int, int, int]]:
+    """(block, i, j) of every Gram entry i <= j, blocks in order: the entries' columns."""
+    return [(b, i, j) for b, block in enumerate(system.blocks) for i, j, _ in block.entries]
+
+
+def _equalities(system: GramSystem, n_cols: int, scale: float) -> tuple[sp.csr_matrix, np.ndarray]:
+    """The coefficient-matching rows A x = b over the entry columns (off-diagonal entries count twice)."""
     eq_rows, eq_cols, eq_vals = [], [], []
     k = 0
     for block in system.blocks:
@@ -63,8 +80,14 @@ def dsos_solution(system: GramSystem) -> SdpSolution | None:
                 eq_cols.append(k)
                 eq_vals.append(float(coef) * factor)
             k += 1
-    a_eq = sp.csr_matrix((eq_vals, (eq_rows, eq_cols)), shape=(len(system.rows), n_vars))
-    b_eq = np.array([float(v) for v in system.rhs]) / scale
+    a_eq = sp.csr_matrix((eq_vals, (eq_rows, eq_cols)), shape=(len(system.rows), n_cols))
+    return a_eq, np.array([float(v) for v in system.rhs]) / scale
+
+
+def _dominance_rows(entry_index: list[tuple[int, int, int]], off: list[int], n_vars: int) -> sp.csr_matrix:
+    """A_ub x <= 0: u_ij >= |Q_ij| for every off-diagonal entry, then t + sum u - Q_ii <= 0 per row."""
+    n_q, t_col = len(entry_index), n_vars - 1
+    u_of = {k: n_q + n for n, k in enumerate(off)}
     ub_rows, ub_cols, ub_vals = [], [], []
     n_ub = 0
     diagonal_of: dict[tuple[int, int], int] = {}
@@ -90,19 +113,15 @@ def dsos_solution(system: GramSystem) -> SdpSolution | None:
             ub_cols.append(u)
             ub_vals.append(1.0)
         n_ub += 1
-    a_ub = sp.csr_matrix((ub_vals, (ub_rows, ub_cols)), shape=(n_ub, n_vars))
-    cost = np.zeros(n_vars)
-    cost[t_col] = -1.0
-    bounds = [(None, None)] * n_q + [(0, None)] * len(off) + [(None, 1.0)]
-    check_time()
-    res = linprog(cost, A_ub=a_ub, b_ub=np.zeros(n_ub), A_eq=a_eq, b_eq=b_eq, bounds=bounds, method="highs")
-    if res.status != 0 or res.x is None or res.x[t_col] < -1e-9:
-        return None
+    return sp.csr_matrix((ub_vals, (ub_rows, ub_cols)), shape=(n_ub, n_vars))
+
+
+def _grams(system: GramSystem, entry_index: list[tuple[int, int, int]], values: np.ndarray) -> list[np.ndarray]:
+    """The symmetric Gram matrix of every block from the values of its entries."""
     grams = [np.zeros((b.size, b.size)) for b in system.blocks]
     for k, (b, i, j) in enumerate(entry_index):
-        grams[b][i, j] = grams[b][j, i] = res.x[k] * scale
-    margin = float(res.x[t_col])
-    return SdpSolution(grams, margin, "dsos (LP)", "optimal")
+        grams[b][i, j] = grams[b][j, i] = values[k]
+    return grams
 
 
 SDSOS_MAX_BASIS = 120  # about m^2 / 2 second-order cones of size 3: 120 -> 7,140 cones
@@ -123,23 +142,11 @@ def sdsos_solution(system: GramSystem) -> SdpSolution | None:
     scale = max(float(abs(c)) for c in system.rhs) or 1.0
     # entries of every block in order; a pair cone (p, q, r) per off-diagonal entry; a diagonal entry is
     # t + the sum of the p (or q) of the cones through it (blocks of size 1 are t + a free nonnegative d)
-    entry_index: list[tuple[int, int, int]] = [(b, i, j) for b, block in enumerate(system.blocks)
-                                               for i, j, _ in block.entries]
+    entry_index = _entry_index(system)
     off = [k for k, (_b, i, j) in enumerate(entry_index) if i != j]
     diag = {(b, i): k for k, (b, i, j) in enumerate(entry_index) if i == j}
     n_e, n_c = len(entry_index), len(off)
-    eq_rows, eq_cols, eq_vals = [], [], []
-    k = 0
-    for block in system.blocks:
-        for i, j, coefs in block.entries:
-            factor = 1.0 if i == j else 2.0
-            for row, coef in coefs.items():
-                eq_rows.append(row)
-                eq_cols.append(k)
-                eq_vals.append(float(coef) * factor)
-            k += 1
-    a_eq = sp.csr_matrix((eq_vals, (eq_rows, eq_cols)), shape=(len(system.rows), n_e))
-    b_eq = np.array([float(v) for v in system.rhs]) / scale
+    a_eq, b_eq = _equalities(system, n_e, scale)
     # entries = D_p @ p + D_q @ q + O @ r + U @ t + S @ d
     rows_p, cols_p, rows_q, cols_q, rows_r = [], [], [], [], []
     for c, k in enumerate(off):
@@ -172,7 +179,4 @@ def sdsos_solution(system: GramSystem) -> SdpSolution | None:
     if problem.status not in (cp.OPTIMAL, cp.OPTIMAL_INACCURATE) or t.value is None or float(t.value) < -1e-9:
         return None
     values = np.asarray(entries.value, dtype=float) * scale
-    grams = [np.zeros((b.size, b.size)) for b in system.blocks]
-    for k, (b, i, j) in enumerate(entry_index):
-        grams[b][i, j] = grams[b][j, i] = values[k]
-    return SdpSolution(grams, float(t.value), "sdsos (SOCP, Clarabel)", str(problem.status))
+    return SdpSolution(_grams(system, entry_index, values), float(t.value), "sdsos (SOCP, Clarabel)", str(problem.status))
