@@ -1,11 +1,8 @@
 """Cost of PINE's core against its straightforward formulation, and the headline table over seeds.
 
-* The oracle's disagreement check on N region points (the inner loop of every round): one batched
-  `tree_.apply` per tree and a table lookup (vectorised) vs a per-sample Python loop over the trees'
-  scikit-learn `predict_proba` (the obvious implementation). Both give identical votes (checked).
-* The headline table: the default setting (synthetic data, 100 trees) for three seeds: trees kept by
-  PINE at each alpha, by whole-space faithful pruning and by accuracy pruning, test agreement, and
-  whether the oracle's last search came up empty.
+* The exact MILP oracle against the sampling oracle alone (the loop stops at the first empty search), on
+  60 boosted stumps and on the default 40 stages of depth 3, whole space and alpha = 0.1, three seeds:
+  rounds, seconds, trees kept, whether the MILP proves the result, disagreements in 20,000 fresh points.
 
     python benchmarks/bench_pine_pruning.py [--quick]
 """
@@ -21,62 +18,54 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from models.common import no_progress  # noqa: E402
-from models.common.tabular import classification_blobs  # noqa: E402
-from models.pine_pruning.ensemble import fit_forest  # noqa: E402
+from models.common.tabular import region_threshold  # noqa: E402
+from models.pine_pruning.oracle import EquivalenceOracle, OracleAnswer  # noqa: E402
 from models.pine_pruning.params import Params  # noqa: E402
-from models.pine_pruning.run import run  # noqa: E402
+from models.pine_pruning.pruning import faithful_prune  # noqa: E402
+from models.pine_pruning.region import box_sampler, region_sampler  # noqa: E402
+from models.pine_pruning.run import prepare  # noqa: E402
 
 
-def _loop_votes(forest, X: np.ndarray, weights: np.ndarray) -> np.ndarray:  # type: ignore[no-untyped-def]
-    votes = np.empty(len(X), dtype=int)
-    for i, x in enumerate(X.astype(np.float32)):
-        total = np.zeros(forest.classes)
-        for tree, w in zip(forest.trees, weights, strict=True):
-            if w:
-                total += w * tree.predict_proba(x[None, :])[0]
-        votes[i] = int(np.argmax(total))
-    return votes
+class SamplingOracle:
+    """The oracle the first version had: it believes the pruning is equivalent once a round's search is empty."""
+
+    def check(self, weights: np.ndarray) -> OracleAnswer:
+        return OracleAnswer(True, False, np.empty((0, 1)), 0.0, 0)
 
 
-def bench_oracle_check(points: int) -> None:
-    rng = np.random.default_rng(0)
-    data = classification_blobs(900, rng)
-    forest = fit_forest(data.X, data.y, trees=100, max_depth=3, seed=0)
-    X = classification_blobs(points, np.random.default_rng(1)).X
-    weights = np.where(rng.random(100) < 0.5, rng.random(100), 0.0)
-    start = time.perf_counter()
-    fast = forest.predict(X, weights) != forest.predict(X)
-    vectorised = time.perf_counter() - start
-    start = time.perf_counter()
-    slow = _loop_votes(forest, X, weights) != _loop_votes(forest, X, np.ones(100))
-    loop = time.perf_counter() - start
-    assert np.array_equal(fast, slow)
-    print(f"oracle check, {points} points x 100 trees: vectorised {vectorised * 1e3:.1f} ms, per-sample loop "
-          f"{loop * 1e3:.0f} ms, ratio {loop / vectorised:.0f}x (identical disagreement masks)")
-
-
-def headline(seeds: list[int]) -> None:
-    print("\nseed | PINE trees kept by alpha | whole-space | accuracy | agreement@0.1 | whole agr. | "
-          "converged (PINE / whole) | verdict | seconds")
+def milp_against_sampling(seeds: list[int], setting: dict[str, object]) -> None:
+    """Whole-space and alpha = 0.1 pruning with the exact MILP oracle and with the sampling oracle alone:
+    rounds, seconds, trees kept, whether the MILP proves the result, disagreements in 20,000 fresh region points."""
+    params = Params(**setting)  # type: ignore[arg-type]
+    print(f"\n{setting}\nseed | region | oracle | rounds | seconds | trees kept | proved by the MILP | fresh disagreements")
     for seed in seeds:
-        start = time.perf_counter()
-        result = run(Params(seed=seed), no_progress)
-        seconds = time.perf_counter() - start
-        point = result.at_check_alpha()
-        kept = " ".join(f"{p.alpha:g}:{p.trees_kept}" for p in result.curve)
-        converged = f"{sum(p.converged for p in result.curve)}/{len(result.curve)} / {result.whole_space.converged}"
-        print(f"{seed} | {kept} | {result.whole_space.trees_kept} | {result.accuracy_pruning.trees_kept} | "
-              f"{point.test_agreement if point else float('nan'):.3f} | {result.whole_space.test_agreement:.3f} | "
-              f"{converged} | {result.verdict().label} | {seconds:.1f}")
+        s = prepare(params, seed)
+        d = s.density
+        for name, threshold in (("whole space", None), ("alpha 0.1", region_threshold(s.calibration_loglik, 0.1))):
+            region = None if threshold is None else (d, threshold)
+            sampler = box_sampler(d.low, d.high) if threshold is None else region_sampler(d, threshold)
+            exact = EquivalenceOracle(s.ensemble, d.low, d.high, region=region, time_limit=params.oracle_time_limit)
+            start_points = s.train.X if threshold is None else s.train.X[d.log_likelihood(s.train.X) >= threshold]
+            fresh = sampler(np.random.default_rng([seed, 9]), 20000, s.train.X)
+            for label, oracle in (("MILP", exact), ("sampling", SamplingOracle())):
+                t0 = time.perf_counter()
+                out = faithful_prune(s.ensemble, start_points, oracle, sampler, np.random.default_rng([seed, 1]),  # type: ignore[arg-type]
+                                     rounds=params.oracle_rounds, search_size=params.search_size,
+                                     add_per_round=params.add_per_round, time_limit=params.time_limit)
+                seconds = time.perf_counter() - t0
+                proved = exact.check(out.weights).proved
+                wrong = int(np.sum(s.ensemble.predict(fresh, out.weights) != s.ensemble.predict(fresh)))
+                print(f"{seed} | {name} | {label} | {out.rounds} | {seconds:.1f} | {out.trees_kept} of "
+                      f"{s.ensemble.size} | {proved} | {wrong} of {len(fresh)}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true", help="smaller check, one seed")
     args = parser.parse_args()
-    bench_oracle_check(200 if args.quick else 1000)
-    headline([0] if args.quick else [0, 1, 2])
+    seeds = [0] if args.quick else [0, 1, 2]
+    milp_against_sampling(seeds, {"max_depth": 1, "trees": 60, "oracle_rounds": 60})
+    milp_against_sampling(seeds, {})
 
 
 if __name__ == "__main__":
