@@ -19,7 +19,7 @@ How a method uses it (see `tests/models/common/test_claims.py` and any method's 
    names the sanity condition that refuses a degenerate pass (measured per seed as `floor_ok`).
    `headline=False` marks a secondary claim: it is reported but does not decide the green banner.
 
-2. Run `params.seeds` independent seeds (`seed_values`, `run_seeds`) and measure each claim on each seed
+2. Run `params.seeds` independent seeds (`seed_values`, `run_seeds`, in `models.common.seeds`) and measure each claim on each seed
    as a `Measurement(value, floor_ok)`; `value=None` means the run's settings do not test it.
 
 3. `evaluate_claims(CLAIMS, {claim_id: [Measurement per seed]}, seeds)` gives the `ClaimResult`s the
@@ -34,14 +34,13 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import Literal
 
 from pydantic import BaseModel, Field
 
-if TYPE_CHECKING:  # contract.py imports this module; progress.py imports contract
-    from models.common.contract import Progress
+from models.common.seeds import run_seeds, seed_values, seeds_field
 
 __all__ = [
     "QUALITATIVE",
@@ -64,7 +63,6 @@ __all__ = [
 QUALITATIVE = "qualitative"
 Holds = Literal["held", "partial", "not_held", "not_tested"]
 Op = Literal["<=", ">=", "<", ">", "within"]
-T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -279,29 +277,3 @@ def claims_verdict(claims: Sequence[ClaimResult], standing: Standing | None = No
         suffix = f"; {', '.join(beaten)} scores better on {standing.metric}" if beaten and standing else ""
         return Verdict(f"Partly reproduced: {held} of {len(headline)} headline claims hold{suffix}", "warning", detail)
     return Verdict("Not reproduced: no claim holds here", "error", detail)
-
-
-def seeds_field(default: int = 1, maximum: int = 5) -> Any:
-    """The `seeds` parameter every method takes: how many independent seeds each claim is measured on."""
-    return Field(default=default, ge=1, le=maximum, title="Seeds",
-                 description=f"Independent seeds (1 to {maximum}): every claim is measured on each; the claims "
-                             "table gives mean ± sd over them, and a claim holds only if it holds on every seed.")
-
-
-def seed_values(seed: int, seeds: int) -> list[int]:
-    """The seeds of a run: the base seed and the `seeds - 1` after it."""
-    return [seed + k for k in range(seeds)]
-
-
-def run_seeds(seeds: Sequence[int], run_one: Callable[[int, Progress], T], progress: Progress,
-              start: float = 0.0, end: float = 1.0) -> list[T]:
-    """`run_one(seed, progress)` for every seed, progress split evenly over [start, end] and monotone."""
-    from models.common.progress import MonotoneProgress
-
-    shared = MonotoneProgress(progress)
-    width = (end - start) / max(len(seeds), 1)
-    out: list[T] = []
-    for k, seed in enumerate(seeds):
-        stage = shared.stage(start + k * width, start + (k + 1) * width)
-        out.append(run_one(seed, stage))
-    return out

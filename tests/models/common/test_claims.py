@@ -15,8 +15,6 @@ from models.common.claims import (
     claims_verdict,
     evaluate_claims,
     format_value,
-    run_seeds,
-    seed_values,
 )
 
 BEATS = Claim("beats", "Ours beats the baseline", "qualitative", "baseline - ours (nats)", ">", 0.0)
@@ -108,14 +106,6 @@ def test_the_result_base_derives_its_verdict_from_its_claims() -> None:
 ])
 def test_values_are_formatted_for_people(value: float | None, text: str) -> None:
     assert format_value(value) == text
-
-
-def test_seeds_run_in_order_with_monotone_progress() -> None:
-    seen: list[float] = []
-    out = run_seeds(seed_values(7, 3), lambda s, p: (p(1.0), p(0.0), s)[-1],
-                    lambda f, m="": seen.append(f))
-    assert out == [7, 8, 9]
-    assert seen == sorted(seen) and seen[-1] == pytest.approx(1.0)
 
 
 def test_one_seed_is_named_as_one_seed_in_the_label() -> None:
