@@ -1,4 +1,5 @@
-"""Plotly figures of a bilateral trade result: regret curves, log-log slopes, profit, prices, values."""
+"""Plotly figures of a bilateral trade result: regret curves, profit, prices, values (log-log slopes in
+figures_loglog.py)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from models.bilateral_trade.figures_loglog import loglog_figure
 from models.bilateral_trade.learners import LEARNERS
 from models.bilateral_trade.result import Result
 
@@ -117,105 +119,6 @@ def _regret_figure(result: Result, benchmark: str) -> go.Figure:
         xaxis_title="round t",
         yaxis_title="regret: t x OPT - expected GFT collected",
         legend={"orientation": "h", "y": -0.2},
-    )
-    return fig
-
-
-def _log2_ticks(values: np.ndarray) -> tuple[list[float], list[str]]:
-    """At most six ticks at powers of 2 (every other power when the range is wide)."""
-    low, high = int(np.floor(np.log2(values.min()))), int(np.ceil(np.log2(values.max())))
-    step = max(1, int(np.ceil((high - low) / 6)))
-    powers = list(range(low, high + 1, step))
-    return [float(2**k) for k in powers], [f"2^{k}" for k in powers]
-
-
-def _loglog_figure(result: Result) -> go.Figure:
-    """Final regret vs GBB per horizon: every seed's point (the spread), the seed median, and a
-    dotted line at the median slope; the legend gives the median slope and its IQR."""
-    fig = go.Figure()
-    horizons = np.asarray(result.scan_horizons, dtype=float)
-    positive_values = []
-    for name, curves in result.curves.items():
-        summary = result.learners[name]
-        per_seed = np.asarray(curves.scan_per_seed_vs_gbb)
-        median = np.median(per_seed, axis=0)
-        colour = _COLOURS.get(name, "#444444")
-        slope, iqr = summary.regret_slope_vs_gbb, summary.regret_slope_iqr
-        label = (
-            f"{summary.label}: slope {slope:.2f} (IQR {iqr[0]:.2f}-{iqr[1]:.2f})"
-            if slope is not None and iqr is not None
-            else f"{summary.label}: no positive regret"
-        )
-        seeds_x = np.repeat(horizons[None, :], len(per_seed), axis=0).ravel()
-        seeds_y = per_seed.ravel()
-        shown = seeds_y > 1e-6 * seeds_x
-        positive_values.append(seeds_y[shown])
-        fig.add_trace(
-            go.Scatter(
-                x=seeds_x[shown],
-                y=seeds_y[shown],
-                mode="markers",
-                marker={"color": colour, "size": 5, "opacity": 0.45},
-                showlegend=False,
-                hovertemplate="T = %{x}<br>regret %{y:.4g}<extra>one seed</extra>",
-            )
-        )
-        positive = median > 1e-6 * horizons
-        fig.add_trace(
-            go.Scatter(
-                x=horizons[positive], y=median[positive], mode="lines", name=label, line={"color": colour}
-            )
-        )
-        if slope is not None and positive.sum() >= 2:
-            x, y = np.log(horizons[positive]), np.log(median[positive])
-            intercept = float(np.mean(y - slope * x))
-            fig.add_trace(
-                go.Scatter(
-                    x=horizons,
-                    y=np.exp(intercept + slope * np.log(horizons)),
-                    mode="lines",
-                    line={"color": colour, "dash": "dot", "width": 1},
-                    showlegend=False,
-                    hoverinfo="skip",
-                )
-            )
-    anchor_name = next(
-        (n for n in ("gbb_one_bit", "gbb_one_bit_paper", "gbb_full") if n in result.curves),
-        next(iter(result.curves)),
-    )
-    anchor = np.median(np.asarray(result.curves[anchor_name].scan_per_seed_vs_gbb), axis=0)
-    if np.any(anchor > 1e-6 * horizons):
-        first = int(np.flatnonzero(anchor > 1e-6 * horizons)[0])
-        reference = anchor[first] * (horizons / horizons[first]) ** 0.75
-        fig.add_trace(
-            go.Scatter(
-                x=horizons,
-                y=reference,
-                mode="lines",
-                name="reference slope 3/4 (the paper's rate)",
-                line={"color": "black", "dash": "dash", "width": 1},
-            )
-        )
-    tickvals, ticktext = _log2_ticks(horizons)
-    values = np.concatenate(positive_values) if positive_values else np.array([])
-    y_ticks: dict[str, object] = {"dtick": 1}
-    if len(values) and values.max() / values.min() > 1e6:
-        y_ticks = {"dtick": 2}
-    fig.update_layout(
-        title="Final regret against the GBB optimum for each horizon T, log-log (dots: seeds; line: median)",
-        xaxis={
-            "title": "horizon T (rounds, log scale)",
-            "type": "log",
-            "tickvals": tickvals,
-            "ticktext": ticktext,
-        },
-        yaxis={
-            "title": "regret at T vs GBB (GFT units, log scale)",
-            "type": "log",
-            "exponentformat": "power",
-            **y_ticks,
-        },
-        legend={"orientation": "h", "y": -0.25},
     )
     return fig
 
@@ -349,7 +252,7 @@ def figures(result: Result) -> dict[str, go.Figure]:
     return {
         "regret_vs_gbb": _regret_figure(result, "gbb"),
         "regret_vs_wbb": _regret_figure(result, "wbb"),
-        "regret_loglog": _loglog_figure(result),
+        "regret_loglog": loglog_figure(result),
         "regret_by_phase": _phase_figure(result),
         "cumulative_profit": _profit_figure(result),
         "price_heatmap": _heatmap_figure(result),
