@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 from models.bilateral_trade.benchmarks import two_pair_optimum
-from models.bilateral_trade.learners_gbb import line_estimates
+from models.bilateral_trade.learners_gbb_estimates import line_estimates
 from models.bilateral_trade.market import COLLECT, EXPLOIT, EXPLORE, Market
 from models.bilateral_trade.schedule import Schedule
 
