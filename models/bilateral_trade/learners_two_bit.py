@@ -1,4 +1,5 @@
-"""WBB explore-then-commit with two-bit feedback: the GFT of every grid price from each round."""
+"""WBB explore-then-commit with two-bit feedback: the GFT of every grid price from each round (the
+inverse-propensity integrals in learners_two_bit_integrals.py)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from models.bilateral_trade.learners_two_bit_integrals import (
+    bernstein,
+    buyer_integral,
+    design_density,
+    seller_integral,
+)
 from models.bilateral_trade.market import EXPLOIT, EXPLORE, Market
 from models.bilateral_trade.schedule import Schedule
 
@@ -146,22 +153,6 @@ def _line_stats(
     return count, mean, radius, np.sqrt(smooth * (1.0 - smooth) / safe)
 
 
-def _design_density(
-    grid: np.ndarray, seller_count: np.ndarray, buyer_count: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Cells c = 0..K between the edges 0, x_0, ..., x_{K-1}, 1 (cell c holds the prices in
-    (x_{c-1}, x_c], with x_{-1} = 0 and x_K = 1): their lengths and the summed density of the random
-    prices in each, seller side S_S(c) = sum_{k >= c} n_k / x_k (line k posts P ~ U[0, x_k] n_k
-    times) and buyer side S_B(c) = sum_{k < c, x_k < 1} m_k / (1 - x_k) (Q ~ U[x_k, 1], m_k times).
-    The grid need not contain 0 or 1 (random grid offsets)."""
-    seller_rate = np.where(grid > 0, seller_count / np.where(grid > 0, grid, 1.0), 0.0)
-    buyer_rate = np.where(grid < 1, buyer_count / np.where(grid < 1, 1.0 - grid, 1.0), 0.0)
-    seller = np.concatenate((np.cumsum(seller_rate[::-1])[::-1], [0.0]))  # sum over k >= c
-    buyer = np.concatenate(([0.0], np.cumsum(buyer_rate)))  # sum over k < c
-    lengths = np.diff(np.concatenate(([0.0], grid, [1.0])))
-    return lengths, np.maximum(seller, 1e-300), np.maximum(buyer, 1e-300)
-
-
 def two_bit_estimates(
     grid: np.ndarray,
     line: np.ndarray,
@@ -187,59 +178,38 @@ def two_bit_estimates(
     log_term = confidence_log + math.log(6 * k)  # union bound over the 6K statements
     sellers, buyers = seller_side, ~seller_side
     trade = seller_bits & buyer_bits
-    count_s, survival, r_survival, se_survival = _line_stats(
-        line[sellers], buyer_bits[sellers], k, log_term, 1.0
-    )
+    count_s, survival, r_surv, se_surv = _line_stats(line[sellers], buyer_bits[sellers], k, log_term, 1.0)
     count_b, cdf, r_cdf, se_cdf = _line_stats(line[buyers], seller_bits[buyers], k, log_term, 1.0)
     _, left_mean, r_left, se_left = _line_stats(line[sellers], trade[sellers], k, log_term, 0.0)
     _, right_mean, r_right, se_right = _line_stats(line[buyers], trade[buyers], k, log_term, 0.0)
 
-    lengths, density_s, density_b = _design_density(grid, count_s, count_b)
+    lengths, density_s, density_b = design_density(grid, count_s, count_b)
     use_s = sellers & (grid[line] > 0)  # P = 0 when x_k = 0: an atom outside the density
-    cell_s = np.searchsorted(grid, p[use_s], side="left")  # P in (x_{c-1}, x_c], c <= K - 1
-    weight_s = seller_bits[use_s] / density_s[cell_s]
-    seller_integral = np.cumsum(np.bincount(cell_s, weights=weight_s, minlength=k + 1))[:k]  # P <= x_j
-    square_s = np.cumsum(np.bincount(cell_s, weights=weight_s**2, minlength=k + 1))[:k]
-    seller_mass = density_s[:k] > 1e-200  # cells the seller prices cover
-    bound_s = np.cumsum(np.where(seller_mass, lengths[:k] / density_s[:k], 0.0))
+    integral_s, square_s, bound_s, range_s = seller_integral(
+        grid, p[use_s], seller_bits[use_s], lengths, density_s
+    )
     use_b = buyers & (grid[line] < 1)
-    cell_b = np.searchsorted(grid, q[use_b], side="left")  # Q in (x_{c-1}, x_c], c >= 1
-    weight_b = buyer_bits[use_b] / density_b[cell_b]
-
-    def upper_tail(per_cell: np.ndarray) -> np.ndarray:  # sum over cells c > j, for j < K
-        return np.maximum(np.cumsum(per_cell[::-1])[::-1][1:], 0.0)
-
-    buyer_integral = upper_tail(np.bincount(cell_b, weights=weight_b, minlength=k + 1))  # Q > x_j
-    square_b = upper_tail(np.bincount(cell_b, weights=weight_b**2, minlength=k + 1))
-    buyer_mass = density_b > 1e-200
-    bound_b = upper_tail(np.where(buyer_mass, lengths / density_b, 0.0))
-    # the largest inverse-propensity weight: at the cell with the smallest positive density
-    range_s = 1.0 / density_s[:k][seller_mass].min() if seller_mass.any() else 0.0
-    range_b = 1.0 / density_b[buyer_mass].min() if buyer_mass.any() else 0.0
-
-    def bernstein(second: np.ndarray, value_range: float) -> np.ndarray:
-        return np.sqrt(2.0 * second * log_term) + value_range * log_term / 3.0
-
-    seller_integral = np.clip(seller_integral, 0.0, grid)
-    buyer_integral = np.clip(buyer_integral, 0.0, 1.0 - grid)
+    integral_b, square_b, bound_b, range_b = buyer_integral(
+        grid, q[use_b], buyer_bits[use_b], lengths, density_b
+    )
     return TwoBitEstimates(
         grid=grid,
         seller_cdf=cdf,
         buyer_survival=survival,
-        seller_integral=seller_integral,
-        buyer_integral=buyer_integral,
+        seller_integral=integral_s,
+        buyer_integral=integral_b,
         left_joint=grid * left_mean,
         right_joint=(1.0 - grid) * right_mean,
         radius_cdf=r_cdf,
-        radius_survival=r_survival,
-        radius_seller_integral=np.minimum(bernstein(bound_s, range_s), grid),
-        radius_buyer_integral=np.minimum(bernstein(bound_b, range_b), 1.0 - grid),
+        radius_survival=r_surv,
+        radius_seller_integral=np.minimum(bernstein(bound_s, range_s, log_term), grid),
+        radius_buyer_integral=np.minimum(bernstein(bound_b, range_b, log_term), 1.0 - grid),
         radius_left_joint=grid * r_left,
         radius_right_joint=(1.0 - grid) * r_right,
         se_left_joint=grid * se_left,
         se_right_joint=(1.0 - grid) * se_right,
-        se_left_product=np.sqrt(seller_integral**2 * se_survival**2 + survival**2 * square_s),
-        se_right_product=np.sqrt(buyer_integral**2 * se_cdf**2 + cdf**2 * square_b),
+        se_left_product=np.sqrt(integral_s**2 * se_surv**2 + survival**2 * square_s),
+        se_right_product=np.sqrt(integral_b**2 * se_cdf**2 + cdf**2 * square_b),
         rounds_per_side=int(count_s.max(initial=0)),
     )
 
