@@ -54,7 +54,11 @@ def _median_and_slope(
     positive = median > 1e-6 * horizons
     fig.add_trace(
         go.Scatter(
-            x=horizons[positive], y=median[positive], mode="lines", name=_slope_label(summary), line={"color": colour}
+            x=horizons[positive],
+            y=median[positive],
+            mode="lines",
+            name=_slope_label(summary),
+            line={"color": colour},
         )
     )
     slope = summary.regret_slope_vs_gbb
@@ -136,7 +140,8 @@ def loglog_figure(result: Result) -> go.Figure:
     fig = go.Figure()
     horizons = np.asarray(result.scan_horizons, dtype=float)
     positive_values = [
-        _learner_traces(fig, horizons, name, curves, result.learners[name]) for name, curves in result.curves.items()
+        _learner_traces(fig, horizons, name, curves, result.learners[name])
+        for name, curves in result.curves.items()
     ]
     _reference_slope(fig, result, horizons)
     _loglog_layout(fig, horizons, positive_values)
