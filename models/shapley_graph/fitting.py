@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 
-from models.shapley_graph.contraction_tree import contraction_tree
+from models.shapley_graph.fitting_sweeps import ProximalALS, early_stopped_sweeps
 from models.shapley_graph.tensor_network import GraphTensorNetwork, NetworkLayout, quadratic_cores
 
 __all__ = ["FitReport", "Surrogate", "fit_surrogate", "r_squared"]
@@ -64,55 +64,40 @@ class Surrogate:
         return self.offset + self.scale * self.standardised(coalitions)
 
 
-class _ALS:
-    """Alternating least squares over the cores; each core's problem is an exact ridge-proximal solve.
+@dataclass
+class _Queries:
+    """The standardised game y = (v - offset) / scale on the queried coalitions, its weights and split."""
 
-    Environments come from the cached partial contractions of `ContractionTree`, so a sweep over all n
-    cores costs a few network contractions rather than n.
+    coalitions: np.ndarray  # (rows, n) bool; rows 0 and 1 are the empty and full sets
+    zf: np.ndarray  # the coalitions as float64
+    y: np.ndarray
+    w: np.ndarray  # 1 per query, endpoint_weight for the two endpoints
+    train: np.ndarray
+    heldout: np.ndarray
 
-    For binary inputs the design of core i splits by z_i: samples with z_i = 0 see only A_i[0] and
-    those with z_i = 1 only A_i[1], so each update is two small independent normal-equation solves.
-    """
 
-    def __init__(self, tn: GraphTensorNetwork, z: np.ndarray, y: np.ndarray, w: np.ndarray, ridge: float):
-        device = tn.cores[0].device
-        self.tn = tn
-        self.z = torch.tensor(z, dtype=torch.bool, device=device)
-        self.y = torch.tensor(y, dtype=torch.float64, device=device)
-        self.w = torch.tensor(w, dtype=torch.float64, device=device)
-        self.ridge = ridge
-        self.onehot = [torch.stack([~self.z[:, i], self.z[:, i]], dim=1).to(torch.float64) for i in range(tn.layout.n)]
-        self.per_atom = [tn.absorb(self.onehot[i], i) for i in range(tn.layout.n)]
-        self.tree = contraction_tree(tn.layout, tn.chi, len(y))
-        self.sweeps = 0
+def _queries(coalitions: np.ndarray, y: np.ndarray, endpoint_weight: float, holdout: float,
+             rng: np.random.Generator) -> _Queries:
+    """Weigh the endpoints and hold out a share `holdout` of the other rows (none under 40 of them)."""
+    w = np.ones(len(y))
+    w[:2] = endpoint_weight
+    inner = np.arange(2, len(y))
+    n_heldout = int(round(holdout * len(inner))) if len(inner) >= 40 else 0
+    heldout = rng.permutation(inner)[:n_heldout]
+    train = np.setdiff1d(np.arange(len(y)), heldout)
+    return _Queries(coalitions, coalitions.astype(np.float64), y, w, train, heldout)
 
-    def update(self, atom: int, environment: torch.Tensor) -> torch.Tensor:
-        """Solve for atom's core given its environment; returns the new per-sample core."""
-        env = environment.reshape(self.z.shape[0], -1)
-        core = self.tn.cores[atom]
-        new_core = torch.empty_like(core)
-        for state in (0, 1):
-            rows = self.z[:, atom] == bool(state)
-            prev = core[state].reshape(-1)
-            if not bool(rows.any()):
-                new_core[state] = core[state]
-                continue
-            design = env[rows]
-            weight = self.w[rows]
-            gram = design.T @ (design * weight[:, None])
-            rhs = design.T @ (weight * self.y[rows])
-            lam = self.ridge * float(torch.trace(gram)) / gram.shape[0] + 1e-12
-            eye = torch.eye(gram.shape[0], dtype=torch.float64, device=gram.device)
-            solution = torch.linalg.solve(gram + lam * eye, rhs + lam * prev)
-            new_core[state] = solution.reshape(core[state].shape)
-        self.tn.cores[atom] = new_core
-        self.per_atom[atom] = self.tn.absorb(self.onehot[atom], atom)
-        return self.per_atom[atom]
 
-    def sweep(self) -> None:
-        """Each core once, depth first along the cached contraction tree; alternate directions."""
-        self.tree.sweep(self.per_atom, self.update, mirror=self.sweeps % 2 == 1)
-        self.sweeps += 1
+@dataclass
+class _FirstOrder:
+    """The graph-local quadratic fitted in closed form on the training rows, and what it leaves."""
+
+    intercept: float
+    linear: np.ndarray
+    pair_weights: np.ndarray  # one per bond (zero for chi = 2, which has no room for them)
+    residual: np.ndarray  # y - intercept - z . linear, on every row: what the network models
+    remainder: np.ndarray  # the residual less the bond pairs
+    residual_scale: float  # the residual's standard deviation on the training rows
 
 
 def _bond_quadratic_fit(
@@ -129,6 +114,16 @@ def _bond_quadratic_fit(
     n = z.shape[1]
     pairs = coef[n + 1 :] if with_pairs and len(bonds) else np.zeros(len(bonds))
     return float(coef[0]), coef[1 : n + 1], pairs
+
+
+def _first_order(layout: NetworkLayout, chi: int, q: _Queries) -> _FirstOrder:
+    """Solve the graph-local quadratic on the training rows and take its first-order part off y."""
+    bonds = np.array(layout.edges, dtype=np.int64).reshape(-1, 2)
+    intercept, linear, pair_weights = _bond_quadratic_fit(q.coalitions[q.train], q.y[q.train], q.w[q.train], bonds,
+                                                          chi >= 3)
+    residual = q.y - intercept - q.zf @ linear
+    remainder = residual - (q.zf[:, bonds[:, 0]] * q.zf[:, bonds[:, 1]]) @ pair_weights if len(bonds) else residual
+    return _FirstOrder(intercept, linear, pair_weights, residual, remainder, float(residual[q.train].std()))
 
 
 def fit_surrogate(
@@ -164,90 +159,110 @@ def fit_surrogate(
     values = np.asarray(values, dtype=np.float64)
     offset = float(values.mean())
     scale = float(values.std()) or 1.0
-    y = (values - offset) / scale
-    w = np.ones(len(y))
-    w[:2] = endpoint_weight
-
-    inner = np.arange(2, len(y))
-    n_heldout = int(round(holdout * len(inner))) if len(inner) >= 40 else 0
-    heldout = rng.permutation(inner)[:n_heldout]
-    train = np.setdiff1d(np.arange(len(y)), heldout)
-
-    bonds = np.array(layout.edges, dtype=np.int64).reshape(-1, 2)
-    intercept, linear, pair_weights = _bond_quadratic_fit(coalitions[train], y[train], w[train], bonds, chi >= 3)
-    zf = coalitions.astype(np.float64)
-    residual = y - intercept - zf @ linear
-    remainder = residual - (zf[:, bonds[:, 0]] * zf[:, bonds[:, 1]]) @ pair_weights if len(bonds) else residual
-    residual_scale = float(residual[train].std())
+    q = _queries(coalitions, (values - offset) / scale, endpoint_weight, holdout, rng)
+    first = _first_order(layout, chi, q)
     zero = np.zeros(layout.n)
-    tn = GraphTensorNetwork(layout, chi, quadratic_cores(layout, chi, 0.0, zero, pair_weights * 0, rng, device=device))
-    history: list[float] = []
-    sweeps = 0
-    heldout_r2: float | None = None
-    if residual_scale <= 1e-9:  # the game is additive to machine precision: nothing left to fit
-        residual_scale = 0.0
-        if n_heldout:
-            heldout_r2 = r_squared(y[heldout], intercept + zf[heldout] @ linear)
-    elif float(remainder[train].std()) <= 1e-7 * residual_scale:  # exactly additive plus bond pairs
-        tn.cores = quadratic_cores(layout, chi, 0.0, zero, pair_weights / residual_scale, rng, device=device)
-        if n_heldout:
-            pred = tn.evaluate(zf[heldout]).cpu().numpy()
-            heldout_r2 = r_squared(y[heldout], intercept + zf[heldout] @ linear + residual_scale * pred)
-    else:
-        r = residual / residual_scale
-        tn.cores = quadratic_cores(layout, chi, 0.0, zero, pair_weights / residual_scale, rng, noise=0.02, device=device)
-        solver = _ALS(tn, coalitions[train], r[train], w[train], ridge)
-        best = ([c.clone() for c in tn.cores], np.inf)
-        warm_cores: list[torch.Tensor] | None = None
-        if n_heldout:  # the sweeps must beat the warm start itself on held-out coalitions, or it is kept
-            warm_cores = quadratic_cores(layout, chi, 0.0, zero, pair_weights / residual_scale, rng, device=device)
-            warm_pred = GraphTensorNetwork(layout, chi, warm_cores).evaluate(zf[heldout]).cpu().numpy()
-            best = (warm_cores, float(np.mean((warm_pred - r[heldout]) ** 2)))
-        stale = 0
-        total = max_sweeps + (refit_sweeps if n_heldout else 0)
-        for sweep in range(max_sweeps):
-            solver.ridge = max(ridge * 0.6**sweep, 1e-4)
-            solver.sweep()
-            sweeps += 1
-            if progress is not None:
-                progress((sweep + 1) / total)
-            if n_heldout:
-                pred = tn.evaluate(coalitions[heldout].astype(np.float64)).cpu().numpy()
-                mse = float(np.mean((pred - r[heldout]) ** 2))
-                history.append(mse)
-                if mse < best[1] * (1 - 1e-4):
-                    best = ([c.clone() for c in tn.cores], mse)
-                    stale = 0
-                else:
-                    stale += 1
-                    if stale >= 3:
-                        break
-        if n_heldout:
-            tn.cores = best[0]
-            pred = tn.evaluate(coalitions[heldout].astype(np.float64)).cpu().numpy()
-            full = intercept + coalitions[heldout].astype(np.float64) @ linear + residual_scale * pred
-            heldout_r2 = r_squared(y[heldout], full)
-            solver = _ALS(tn, coalitions, r, w, max(ridge * 0.6**sweeps, 1e-4))
-            for k in range(refit_sweeps if best[0] is not warm_cores else 0):
-                solver.sweep()
-                if progress is not None:
-                    progress((max_sweeps + k + 1) / total)
-    surrogate = Surrogate(tn, offset, scale, intercept, linear, residual_scale)
-    _match_endpoints(surrogate, y[0], y[1])
-    warm_start = _warm_start_surrogate(layout, chi, offset, scale, intercept, linear.copy(), pair_weights, rng,
-                                       device)
-    _match_endpoints(warm_start, y[0], y[1])
+    tn = GraphTensorNetwork(layout, chi, quadratic_cores(layout, chi, 0.0, zero, first.pair_weights * 0, rng, device=device))
+    residual_scale, heldout_r2, sweeps, history = _fit_network(
+        tn, q, first, rng, max_sweeps=max_sweeps, refit_sweeps=refit_sweeps, ridge=ridge, device=device, progress=progress
+    )
+    surrogate = Surrogate(tn, offset, scale, first.intercept, first.linear, residual_scale)
+    _match_endpoints(surrogate, q.y[0], q.y[1])
+    warm_start = _warm_start_surrogate(layout, chi, offset, scale, first.intercept, first.linear.copy(),
+                                       first.pair_weights, rng, device)
+    _match_endpoints(warm_start, q.y[0], q.y[1])
     train_r2 = r_squared(values, surrogate.predict(coalitions))
     report = FitReport(
         warm_start=warm_start,
         heldout_r2=heldout_r2,
         train_r2=train_r2,
         sweeps=sweeps,
-        n_train=len(train),
-        n_heldout=n_heldout,
+        n_train=len(q.train),
+        n_heldout=len(q.heldout),
         heldout_mse_per_sweep=history,
     )
     return surrogate, report
+
+
+def _fit_network(
+    tn: GraphTensorNetwork,
+    q: _Queries,
+    first: _FirstOrder,
+    rng: np.random.Generator,
+    *,
+    max_sweeps: int,
+    refit_sweeps: int,
+    ridge: float,
+    device: str,
+    progress: Callable[[float], None] | None,
+) -> tuple[float, float | None, int, list[float]]:
+    """Fit the network to the residual; returns the residual scale, held-out R^2, sweeps and held-out MSEs.
+
+    An additive game leaves nothing to fit (scale 0); additive plus bond pairs is set exactly from the
+    pair weights; anything else goes to the ALS sweeps.
+    """
+    heldout = q.heldout
+    if first.residual_scale <= 1e-9:  # the game is additive to machine precision: nothing left to fit
+        heldout_r2 = r_squared(q.y[heldout], first.intercept + q.zf[heldout] @ first.linear) if len(heldout) else None
+        return 0.0, heldout_r2, 0, []
+    residual_scale = first.residual_scale
+    if float(first.remainder[q.train].std()) <= 1e-7 * residual_scale:  # exactly additive plus bond pairs
+        zero = np.zeros(tn.layout.n)
+        tn.cores = quadratic_cores(tn.layout, tn.chi, 0.0, zero, first.pair_weights / residual_scale, rng, device=device)
+        heldout_r2 = None
+        if len(heldout):
+            pred = tn.evaluate(q.zf[heldout]).cpu().numpy()
+            heldout_r2 = r_squared(q.y[heldout], first.intercept + q.zf[heldout] @ first.linear + residual_scale * pred)
+        return residual_scale, heldout_r2, 0, []
+    heldout_r2, sweeps, history = _fit_by_sweeps(
+        tn, q, first, rng, max_sweeps=max_sweeps, refit_sweeps=refit_sweeps, ridge=ridge, device=device, progress=progress
+    )
+    return residual_scale, heldout_r2, sweeps, history
+
+
+def _fit_by_sweeps(
+    tn: GraphTensorNetwork,
+    q: _Queries,
+    first: _FirstOrder,
+    rng: np.random.Generator,
+    *,
+    max_sweeps: int,
+    refit_sweeps: int,
+    ridge: float,
+    device: str,
+    progress: Callable[[float], None] | None,
+) -> tuple[float | None, int, list[float]]:
+    """ALS from the bond pairs plus noise on the training rows; returns held-out R^2, sweeps and held-out MSEs.
+
+    With a held-out split the sweeps must beat the warm start itself there, or it is kept; the best is
+    then refitted on every query for `refit_sweeps` sweeps (not the warm start).
+    """
+    layout, chi, heldout = tn.layout, tn.chi, q.heldout
+    zero = np.zeros(layout.n)
+    r = first.residual / first.residual_scale
+    tn.cores = quadratic_cores(layout, chi, 0.0, zero, first.pair_weights / first.residual_scale, rng, noise=0.02,
+                               device=device)
+    solver = ProximalALS(tn, q.coalitions[q.train], r[q.train], q.w[q.train], ridge)
+    best = ([c.clone() for c in tn.cores], np.inf)
+    warm_cores: list[torch.Tensor] | None = None
+    if len(heldout):  # the sweeps must beat the warm start itself on held-out coalitions, or it is kept
+        warm_cores = quadratic_cores(layout, chi, 0.0, zero, first.pair_weights / first.residual_scale, rng, device=device)
+        warm_pred = GraphTensorNetwork(layout, chi, warm_cores).evaluate(q.zf[heldout]).cpu().numpy()
+        best = (warm_cores, float(np.mean((warm_pred - r[heldout]) ** 2)))
+    total = max_sweeps + (refit_sweeps if len(heldout) else 0)
+    best, sweeps, history = early_stopped_sweeps(solver, q.zf[heldout], r[heldout], best, ridge=ridge,
+                                                 max_sweeps=max_sweeps, total=total, progress=progress)
+    heldout_r2: float | None = None
+    if len(heldout):
+        tn.cores = best[0]
+        pred = tn.evaluate(q.zf[heldout]).cpu().numpy()
+        heldout_r2 = r_squared(q.y[heldout], first.intercept + q.zf[heldout] @ first.linear + first.residual_scale * pred)
+        solver = ProximalALS(tn, q.coalitions, r, q.w, max(ridge * 0.6**sweeps, 1e-4))
+        for k in range(refit_sweeps if best[0] is not warm_cores else 0):
+            solver.sweep()
+            if progress is not None:
+                progress((max_sweeps + k + 1) / total)
+    return heldout_r2, sweeps, history
 
 
 def _match_endpoints(surrogate: Surrogate, y_empty: float, y_full: float) -> None:
