@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from datetime import timedelta
 from typing import Any
 
@@ -13,6 +13,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse
+from sqlalchemy.orm import Session, sessionmaker
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from backend import __version__
@@ -37,7 +38,27 @@ MAX_BODY_BYTES = 2 * 2**20
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
+    """The model server: its lifespan (database, registry, executor, dispatcher), error answers, routes and
+    the middleware that bounds every request."""
     settings = settings or get_settings()
+    app = FastAPI(title="Method Playground model server", version=__version__, lifespan=_lifespan(settings),
+                  description="Runs the methods of Method Playground as jobs. See /docs.")
+    _add_error_handlers(app)
+    app.include_router(api_router)
+    # Outermost last: hosts are checked first, then the body size, then the per-address rate.
+    app.add_middleware(RateLimitMiddleware, is_admin=is_admin_token)
+    app.add_middleware(BodyLimit, max_bytes=MAX_BODY_BYTES)
+    if "*" not in settings.allowed_host_list():
+        app.add_middleware(TrustedHostMiddleware, allowed_hosts=settings.allowed_host_list())
+    app.state.settings = settings
+    app.state.rate_limiter = RateLimiter(settings.rate_limit_per_minute) if settings.shared else None
+    app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]
+    return app
+
+
+def _lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
+    """Start up: migrate, size the thread pool and the connection pool, drop expired jobs, discover the
+    methods and start the jobs machinery; shut down in reverse."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -48,13 +69,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         engine = make_engine(url, pool_size=settings.db_pool_size, pool_timeout_s=settings.db_pool_timeout_s)
         app.state.engine = engine
         sessions = make_session_factory(engine)
-        with sessions.begin() as session:
-            removed = 0
-            if settings.job_retention_days > 0:
-                cutoff = utcnow() - timedelta(days=settings.job_retention_days)
-                removed = JobRepository(session).delete_finished_before(cutoff)
-        if removed:
-            log.info("deleted %d job(s) older than %g days", removed, settings.job_retention_days)
+        _delete_expired_jobs(sessions, settings)
         registry = discover(settings.extra_method_modules())
         preload = [method.module for method in registry.ordered()] if settings.preload_methods else []
         app.state.torch_device = torch_device()
@@ -76,8 +91,23 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             jobs.shutdown()
             engine.dispose()
 
-    app = FastAPI(title="Method Playground model server", version=__version__, lifespan=lifespan,
-                  description="Runs the methods of Method Playground as jobs. See /docs.")
+    return lifespan
+
+
+def _delete_expired_jobs(sessions: sessionmaker[Session], settings: Settings) -> None:
+    """Finished jobs older than JOB_RETENTION_DAYS are deleted at start-up (0 keeps them all)."""
+    with sessions.begin() as session:
+        removed = 0
+        if settings.job_retention_days > 0:
+            cutoff = utcnow() - timedelta(days=settings.job_retention_days)
+            removed = JobRepository(session).delete_finished_before(cutoff)
+    if removed:
+        log.info("deleted %d job(s) older than %g days", removed, settings.job_retention_days)
+
+
+def _add_error_handlers(app: FastAPI) -> None:
+    """Every error is `{"detail": "<sentence>"}`: readable 422s, 503 with Retry-After for a busy or full
+    database, and a logged 500 with no traceback for anything else."""
 
     @app.exception_handler(RequestValidationError)
     async def readable_422(_request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -102,17 +132,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def internal_error(_request: Request, exc: Exception) -> JSONResponse:
         log.exception("unhandled error", exc_info=exc)
         return JSONResponse({"detail": "internal server error"}, 500)
-
-    app.include_router(api_router)
-    # Outermost last: hosts are checked first, then the body size, then the per-address rate.
-    app.add_middleware(RateLimitMiddleware, is_admin=is_admin_token)
-    app.add_middleware(BodyLimit, max_bytes=MAX_BODY_BYTES)
-    if "*" not in settings.allowed_host_list():
-        app.add_middleware(TrustedHostMiddleware, allowed_hosts=settings.allowed_host_list())
-    app.state.settings = settings
-    app.state.rate_limiter = RateLimiter(settings.rate_limit_per_minute) if settings.shared else None
-    app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]
-    return app
 
 
 def _openapi(app: FastAPI) -> dict[str, Any]:
