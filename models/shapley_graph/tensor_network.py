@@ -137,47 +137,66 @@ def quadratic_cores(
     """
     if chi < 2:
         raise ValueError("bond dimension must be at least 2")
-    pairs = chi >= 3
     parent_edge, tree = _spanning_tree(layout, 0)
-    depth_first = {e: layout.edges[e] for e in range(len(layout.edges)) if e not in tree}
-    cores = []
-    for i in range(layout.n):
-        inc = layout.incident[i]
-        core = np.zeros((2,) + (chi,) * len(inc))
-        par = inc.index(parent_edge[i]) if parent_edge[i] >= 0 else None
-        children = [k for k, e in enumerate(inc) if e in tree and k != par]
-        sends = [k for k, e in enumerate(inc) if e in depth_first and max(depth_first[e]) == i]
-        receives = [k for k, e in enumerate(inc) if e in depth_first and min(depth_first[e]) == i]
-
-        def put(vector: tuple[float, float], states: dict[int, int], par_state: int | None,
-                core: np.ndarray = core, par: int | None = par) -> None:
-            _set_entry(core, vector, states, par, par_state)
-
-        active = 1 if par is not None else None  # the root has no parent: its active entries are outputs
-        if par is None:
-            put((intercept, intercept), {}, None)
-        else:
-            put((1.0, 1.0), {}, 0)
-            if pairs:
-                put((0.0, 1.0), {}, 2)
-        if pairs:
-            for k in sends:
-                put((0.0, 1.0), {k: 1}, 0 if par is not None else None)
-        put((0.0, weights[i]), {}, active)
-        for k in children:
-            put((1.0, 1.0), {k: 1}, active)
-            if pairs:
-                put((0.0, bond_weights[inc[k]]), {k: 2}, active)
-        if pairs:
-            for k in receives:
-                put((0.0, bond_weights[inc[k]]), {k: 1}, active)
-        cores.append(core)
+    ring_bonds = {e: layout.edges[e] for e in range(len(layout.edges)) if e not in tree}
+    cores = [
+        _quadratic_core(layout, i, chi, parent_edge, tree, ring_bonds, intercept, weights, bond_weights)
+        for i in range(layout.n)
+    ]
     out = []
     for core in cores:
         if noise > 0:
             core = core + noise * rng.standard_normal(core.shape)
         out.append(torch.tensor(core, dtype=torch.float64, device=device))
     return out
+
+
+def _quadratic_core(
+    layout: NetworkLayout,
+    i: int,
+    chi: int,
+    parent_edge: list[int],
+    tree: set[int],
+    ring_bonds: dict[int, tuple[int, int]],
+    intercept: float,
+    weights: np.ndarray,
+    bond_weights: np.ndarray,
+) -> np.ndarray:
+    """Atom i's core in `quadratic_cores`: its own term, its children's and its ring bonds' (sent or received).
+
+    `parent_edge` and `tree` are the BFS spanning tree; `ring_bonds` are the other bonds, each sent by
+    its larger atom and received by its smaller one.
+    """
+    pairs = chi >= 3
+    inc = layout.incident[i]
+    core = np.zeros((2,) + (chi,) * len(inc))
+    par = inc.index(parent_edge[i]) if parent_edge[i] >= 0 else None
+    children = [k for k, e in enumerate(inc) if e in tree and k != par]
+    sends = [k for k, e in enumerate(inc) if e in ring_bonds and max(ring_bonds[e]) == i]
+    receives = [k for k, e in enumerate(inc) if e in ring_bonds and min(ring_bonds[e]) == i]
+
+    def put(vector: tuple[float, float], states: dict[int, int], par_state: int | None) -> None:
+        _set_entry(core, vector, states, par, par_state)
+
+    active = 1 if par is not None else None  # the root has no parent: its active entries are outputs
+    if par is None:
+        put((intercept, intercept), {}, None)
+    else:
+        put((1.0, 1.0), {}, 0)
+        if pairs:
+            put((0.0, 1.0), {}, 2)
+    if pairs:
+        for k in sends:
+            put((0.0, 1.0), {k: 1}, 0 if par is not None else None)
+    put((0.0, weights[i]), {}, active)
+    for k in children:
+        put((1.0, 1.0), {k: 1}, active)
+        if pairs:
+            put((0.0, bond_weights[inc[k]]), {k: 2}, active)
+    if pairs:
+        for k in receives:
+            put((0.0, bond_weights[inc[k]]), {k: 1}, active)
+    return core
 
 
 def random_cores(
