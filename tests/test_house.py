@@ -9,29 +9,15 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[1]
 FOLDERS = ("models", "backend")
 MAX_FILE_LINES = 300
 MAX_FUNCTION_LINES = 60
 
-# path -> why it is clearer as one file (or why it is still long); the list may only shrink
-LONG_FILES: dict[str, str] = {
-    "models/bilateral_trade/figures.py": "not yet split: issue 30 leaves it to the next session (measured 357 lines)",
-    "models/bilateral_trade/learners_gbb.py": "not yet split: issue 30 leaves it to the next session (measured 351 lines)",
-    "models/bilateral_trade/run.py": "not yet split: issue 30 leaves it to the next session (measured 308 lines)",
-}
-# "path:function" -> why it is clearer as one function (or why it is still long)
-LONG_FUNCTIONS: dict[str, str] = {
-    "backend/main.py:create_app": "not yet split: issue 30 leaves it to the next session (measured 76 lines)",
-    "models/bilateral_trade/figures.py:_loglog_figure": "not yet split: issue 30 leaves it to the next session (measured 89 lines)",
-    "models/bilateral_trade/learners_two_bit.py:two_bit_estimates": "not yet split: issue 30 leaves it to the next session (measured 80 lines)",
-    "models/inequality/putinar.py:constrained_search": "not yet split: issue 30 leaves it to the next session (measured 77 lines)",
-    "models/shapley_graph/fitting.py:fit_surrogate": "not yet split: issue 30 leaves it to the next session (measured 117 lines)",
-    "models/shapley_graph/indices.py:surrogate_indices": "not yet split: issue 30 leaves it to the next session (measured 66 lines)",
-    "models/shapley_graph/tensor_network.py:quadratic_cores": "not yet split: issue 30 leaves it to the next session (measured 61 lines)",
-}
+# path -> why it is clearer as one file; the list may only shrink (empty since issue 30's splits)
+LONG_FILES: dict[str, str] = {}
+# "path:function" -> why it is clearer as one function; empty since issue 30's splits
+LONG_FUNCTIONS: dict[str, str] = {}
 
 
 def _sources() -> list[Path]:
@@ -66,10 +52,10 @@ def test_no_function_in_models_or_backend_passes_60_lines() -> None:
     assert not over, f"split these functions (or justify them in LONG_FUNCTIONS): {over}"
 
 
-@pytest.mark.parametrize("allowed", [*LONG_FILES, *LONG_FUNCTIONS])
-def test_every_allowed_exception_still_exists_and_is_still_long(allowed: str) -> None:
+def test_every_allowed_exception_still_exists_and_is_still_long() -> None:
     measured = {**long_files(_sources()), **long_functions(_sources())}
-    assert allowed in measured, f"{allowed} is no longer long (or gone): remove it from the allow-list"
+    stale = [allowed for allowed in [*LONG_FILES, *LONG_FUNCTIONS] if allowed not in measured]
+    assert not stale, f"no longer long (or gone): remove {stale} from the allow-list"
 
 
 def test_the_measure_sees_a_long_function_and_a_long_file_but_not_a_short_one(tmp_path: Path) -> None:

@@ -13,7 +13,6 @@ nothing here is trusted: the exact checker and the independent evaluator decide.
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -24,14 +23,12 @@ from .equalities import Elimination, lift_residual
 from .fastpath import dsos_solution, termwise_squares
 from .gram import GramSystem, build_system
 from .parser import Problem
-from .polynomial import Monomial, Polynomial, sum_polys
+from .polynomial import Polynomial, sum_polys
+from .putinar_blocks import MAX_ENTRIES, blocks, size_ok
 from .sdp import solve_max_margin
 from .sos import SosOptions, SosOutcome, refine_solution, solve_system
 
 __all__ = ["MAX_ENTRIES", "ConstrainedSearch", "choose_margins", "constrained_search"]
-
-MAX_WEIGHT_PRODUCTS = 100_000  # term products of g_i * g_k (as the parser bounds a product)
-MAX_ENTRIES = 12_000  # Gram entries of one weighted system (all blocks), checked before building it
 
 
 @dataclass
@@ -61,60 +58,6 @@ def choose_margins(bound: float) -> list[Fraction]:
     return out
 
 
-def _basis(used: list[int], n: int, degree: int) -> list[Monomial]:
-    out: list[Monomial] = []
-    for total in range(degree + 1):
-        for combo in itertools.combinations_with_replacement(used, total):
-            mono = [0] * n
-            for i in combo:
-                mono[i] += 1
-            out.append(tuple(mono))
-    return out
-
-
-def _blocks(
-    p: Polynomial, gs: dict[int, Polynomial], hs: dict[int, Polynomial], degree: int, pairs: bool
-) -> tuple[list[list[Polynomial]], list[Polynomial | None], list[tuple[object, ...]]]:
-    variables = p.variables
-    n = len(variables)
-    polys = [p, *gs.values(), *hs.values()]
-    used = sorted({i for q in polys for m in q.terms for i, e in enumerate(m) if e})
-    weights: list[tuple[tuple[object, ...], Polynomial | None]] = [(("sos",), None)]
-    for i, g in gs.items():
-        weights.append((("product", (i,)), g))
-    if pairs:
-        for (i, g), (k, h) in itertools.combinations(gs.items(), 2):
-            # bounded before multiplying: a product above the degree is never used, a huge one never built
-            if g.degree() + h.degree() <= degree and len(g.terms) * len(h.terms) <= MAX_WEIGHT_PRODUCTS:
-                weights.append((("product", (i, k)), g * h))
-    for j, h in hs.items():
-        weights += [(("eq", j, 1), h), (("eq", j, -1), -h)]
-    bases, ws, labels = [], [], []
-    for label, weight in weights:
-        wdeg = 0 if weight is None else weight.degree()
-        if wdeg > degree:
-            continue
-        basis = [Polynomial.monomial(variables, m) for m in _basis(used, n, (degree - wdeg) // 2)]
-        bases.append(basis)
-        ws.append(weight)
-        labels.append(label)
-    return bases, ws, labels
-
-
-def _size_ok(n_used: int, degree: int, weight_degrees: list[int], max_gram: int) -> str:
-    """'' when every block fits, else the reason (computed from binomials before building anything)."""
-    entries = 0
-    for wdeg in weight_degrees:
-        half = (degree - wdeg) // 2
-        size = math.comb(n_used + half, half) if half >= 0 else 0
-        if size > max_gram:
-            return f"Gram block of size {size} is above the maximum of {max_gram} (max_gram)"
-        entries += size * (size + 1) // 2
-    if entries > MAX_ENTRIES:
-        return f"{entries} Gram entries at degree {degree}, above the maximum of {MAX_ENTRIES}"
-    return ""
-
-
 def constrained_search(
     problem: Problem,
     elimination: Elimination,
@@ -125,22 +68,13 @@ def constrained_search(
 ) -> ConstrainedSearch:
     """Try the certificate above at growing sizes; the first exact one wins (checked by the caller)."""
     search = ConstrainedSearch()
-    strict = problem.claim.strict
-    p_orig = problem.claim.polynomial
     if elimination.inconsistent is not None:
         search.certificate = _inconsistent(problem, elimination)
         search.route = "inconsistent equalities"
         return search
-    p = elimination.apply(p_orig)
-    gs = {i: elimination.apply(problem.hypotheses[i].polynomial) for i in problem.inequalities}
-    gs = {i: g for i, g in gs.items() if g.constant_value() is None}  # constants add nothing
-    hs = {
-        j: elimination.apply(problem.hypotheses[j].polynomial)
-        for j in problem.equalities if j not in elimination.eliminated
-    }
-    hs = {j: h for j, h in hs.items() if not h.is_zero()}
+    p, gs, hs = _reduced(problem, elimination)
     if fast_paths:
-        quick = _termwise(p, strict)
+        quick = _termwise(p, problem.claim.strict)
         if quick is not None:
             margin, squares = quick
             search.certificate = _lift(problem, elimination, margin, {("sos",): squares}, {})
@@ -148,50 +82,91 @@ def constrained_search(
             search.attempts.append(("term-wise", "found", 0.0))
             if search.certificate is not None:
                 return search
-    auto = max([2 * math.ceil(q.degree() / 2) for q in [p, *gs.values(), *hs.values()]] + [2])
-    plans = [(auto, False), (auto, True)] if len(gs) > 1 else [(auto, False)]
-    if degree_bound > auto:
-        plans.append((degree_bound, len(gs) > 1))
     used = sorted({i for q in [p, *gs.values(), *hs.values()] for m in q.terms for i, e in enumerate(m) if e})
-    for degree, pairs in plans:
+    for degree, pairs in _plans(p, gs, hs, degree_bound):
         name = f"degree {degree}, {'pairs' if pairs else 'single'} g_i"
-        bases, weights, labels = _blocks(p, gs, hs, degree, pairs)
-        problem_size = _size_ok(len(used), degree, [0 if w is None else w.degree() for w in weights], options.max_gram)
+        bases, weights, labels = blocks(p, gs, hs, degree, pairs)
+        problem_size = size_ok(len(used), degree, [0 if w is None else w.degree() for w in weights], options.max_gram)
         if problem_size:
             search.reasons.append(f"{name}: {problem_size}")
             search.attempts.append((name, "too large", 0.0))
             continue
-        zero = (0,) * len(p.variables)
-        margin = Fraction(0)
-        margins = [Fraction(0)]
-        if strict:
-            probe = build_system(p, bases, weights, labels, extra_rows=[zero])
-            bound = solve_max_margin(probe)
-            if bound is None or bound <= 1e-6 * (max(abs(float(c)) for c in p.terms.values()) if p.terms else 1.0):
-                search.reasons.append(f"{name}: the SDP finds no positive margin (inf p may be 0 on the domain)")
-                search.attempts.append((name, "no margin", 0.0))
-                continue
-            margins = choose_margins(bound)
-        for margin in margins:
-            target = p - Polynomial.constant(p.variables, margin)
-            system = build_system(target, bases, weights, labels)
-            outcome = _solve(system, options, fast_paths, check_cancel)
-            search.attempts.append((f"{name}, margin {margin}", "PSD" if outcome.squares is not None else "failed",
-                                    outcome.seconds_sdp + outcome.seconds_exact))
-            if outcome.squares is None:
-                search.reasons.append(f"{name}: {outcome.reason}")
-                continue
-            parts: dict[tuple[object, ...], list[WeightedSquare]] = {}
-            for label, squares in outcome.block_squares:
-                parts.setdefault(label, []).extend(squares)
-            certificate = _lift(problem, elimination, margin, parts, hs)
-            if certificate is None:
-                search.reasons.append(f"{name}: lifting the equalities left a remainder")
-                continue
-            search.certificate, search.outcome = certificate, outcome
-            search.route = f"{outcome.solver} ({name})"
+        plan = _Plan(name, bases, weights, labels)
+        if _try_margins(search, problem, elimination, p, hs, plan, options, fast_paths, check_cancel):
             return search
     return search
+
+
+def _reduced(problem: Problem, elimination: Elimination) -> tuple[Polynomial, dict[int, Polynomial], dict[int, Polynomial]]:
+    """The claim p, the non-constant inequality hypotheses g_i and the equalities h_j left after elimination."""
+    p = elimination.apply(problem.claim.polynomial)
+    gs = {i: elimination.apply(problem.hypotheses[i].polynomial) for i in problem.inequalities}
+    gs = {i: g for i, g in gs.items() if g.constant_value() is None}  # constants add nothing
+    hs = {
+        j: elimination.apply(problem.hypotheses[j].polynomial)
+        for j in problem.equalities if j not in elimination.eliminated
+    }
+    return p, gs, {j: h for j, h in hs.items() if not h.is_zero()}
+
+
+def _plans(p: Polynomial, gs: dict[int, Polynomial], hs: dict[int, Polynomial],
+           degree_bound: int) -> list[tuple[int, bool]]:
+    """(degree, pair products g_i g_j?) in the order tried: the smallest even degree first, then the user's bound."""
+    auto = max([2 * math.ceil(q.degree() / 2) for q in [p, *gs.values(), *hs.values()]] + [2])
+    plans = [(auto, False), (auto, True)] if len(gs) > 1 else [(auto, False)]
+    if degree_bound > auto:
+        plans.append((degree_bound, len(gs) > 1))
+    return plans
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """One size of the certificate: its name in the attempts table and its Gram blocks."""
+
+    name: str
+    bases: list[list[Polynomial]]
+    weights: list[Polynomial | None]
+    labels: list[tuple[object, ...]]
+
+
+def _try_margins(
+    search: ConstrainedSearch, problem: Problem, elimination: Elimination, p: Polynomial,
+    hs: dict[int, Polynomial], plan: _Plan, options: SosOptions, fast_paths: bool,
+    check_cancel: Callable[[], None] | None,
+) -> bool:
+    """Solve one plan at each candidate margin (0 for a non-strict claim); record the attempts on `search`
+    and True once an exact certificate is lifted."""
+    name = plan.name
+    margins = [Fraction(0)]
+    if problem.claim.strict:
+        zero = (0,) * len(p.variables)
+        probe = build_system(p, plan.bases, plan.weights, plan.labels, extra_rows=[zero])
+        bound = solve_max_margin(probe)
+        if bound is None or bound <= 1e-6 * (max(abs(float(c)) for c in p.terms.values()) if p.terms else 1.0):
+            search.reasons.append(f"{name}: the SDP finds no positive margin (inf p may be 0 on the domain)")
+            search.attempts.append((name, "no margin", 0.0))
+            return False
+        margins = choose_margins(bound)
+    for margin in margins:
+        target = p - Polynomial.constant(p.variables, margin)
+        system = build_system(target, plan.bases, plan.weights, plan.labels)
+        outcome = _solve(system, options, fast_paths, check_cancel)
+        search.attempts.append((f"{name}, margin {margin}", "PSD" if outcome.squares is not None else "failed",
+                                outcome.seconds_sdp + outcome.seconds_exact))
+        if outcome.squares is None:
+            search.reasons.append(f"{name}: {outcome.reason}")
+            continue
+        parts: dict[tuple[object, ...], list[WeightedSquare]] = {}
+        for label, squares in outcome.block_squares:
+            parts.setdefault(label, []).extend(squares)
+        certificate = _lift(problem, elimination, margin, parts, hs)
+        if certificate is None:
+            search.reasons.append(f"{name}: lifting the equalities left a remainder")
+            continue
+        search.certificate, search.outcome = certificate, outcome
+        search.route = f"{outcome.solver} ({name})"
+        return True
+    return False
 
 
 def _solve(system: GramSystem, options: SosOptions, fast_paths: bool, check_cancel: Callable[[], None] | None) -> SosOutcome:
