@@ -17,6 +17,7 @@ import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 __all__ = ["ALLOWED_AXIOMS", "LeanRun", "lean_settings", "run_lean"]
 
@@ -28,7 +29,7 @@ _AXIOMS = re.compile(r"depends on axioms:\s*\[([^\]]*)\]")
 class LeanRun:
     """`accepted`, `rejected` (with Lean's messages) or `not_available` (with why)."""
 
-    status: str
+    status: Literal["accepted", "rejected", "not_available"]
     messages: str
     seconds: float = 0.0
 

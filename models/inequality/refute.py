@@ -19,7 +19,7 @@ from scipy.optimize import minimize
 from .budget import check_time
 from .polynomial import Polynomial
 
-__all__ = ["Counterexample", "refute", "refute_odd_degree"]
+__all__ = ["Counterexample", "counterexample_slice", "refute", "refute_odd_degree"]
 
 
 @dataclass(frozen=True)
@@ -146,3 +146,12 @@ def refute(
             if found is not None:
                 return found
     return None
+
+
+def counterexample_slice(poly: Polynomial, point: tuple[Fraction, ...]) -> tuple[list[float], list[float]]:
+    """p(t * x*) for t in [-0.25, 1.5]: the counterexample sits at t = 1."""
+    exps, coeffs = poly.arrays()
+    ts = np.linspace(-0.25, 1.5, 141)
+    base = np.array([float(v) for v in point])
+    values = [float(coeffs @ np.prod((t * base)[None, :] ** exps, axis=1)) for t in ts]
+    return ts.tolist(), values

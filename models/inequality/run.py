@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import math
 import time
-from fractions import Fraction
 from typing import Any
 
 from models.common.contract import Progress
@@ -25,7 +24,7 @@ from .params import Params
 from .parser import Problem, parse_problem
 from .polynomial import Polynomial, format_fraction
 from .putinar import constrained_search
-from .refute import Counterexample, refute
+from .refute import Counterexample, counterexample_slice, refute
 from .result import CertificateOut, CheckOut, CounterexampleOut, LeanOut, Result
 from .search import Clock, global_search
 from .sos import SosOptions, SosOutcome
@@ -35,17 +34,6 @@ __all__ = ["STAGES", "run"]
 
 # disjoint progress ranges, one per stage, in pipeline order (progress never goes back)
 STAGES = {"parse": (0.0, 0.02), "refute": (0.02, 0.2), "search": (0.2, 0.85), "check": (0.85, 0.9), "lean": (0.9, 1.0)}
-
-
-def _slice(poly: Polynomial, point: tuple[Fraction, ...]) -> tuple[list[float], list[float]]:
-    """p(t * x*) for t in [-0.25, 1.5]: the counterexample sits at t = 1."""
-    import numpy as np
-
-    exps, coeffs = poly.arrays()
-    ts = np.linspace(-0.25, 1.5, 141)
-    base = np.array([float(v) for v in point])
-    values = [float(coeffs @ np.prod((t * base)[None, :] ** exps, axis=1)) for t in ts]
-    return ts.tolist(), values
 
 
 def _blas_single_thread() -> contextlib.AbstractContextManager[object]:
@@ -71,19 +59,22 @@ def _stage(bar: MonotoneProgress, name: str) -> Progress:
     return bar.stage(*STAGES[name])
 
 
-def _base(problem: Problem) -> dict[str, Any]:
+def _base(problem: Problem) -> Result:
+    """The result's description of the problem (variables, relation, normalised hypotheses, p); every ending
+    fills in its status and the rest."""
     poly = problem.claim.polynomial
     symbols = {">=": ">= 0", "<=": ">= 0", ">": "> 0", "<": "> 0", "=": "= 0"}
-    return {
-        "variables": list(problem.variables),
-        "relation": problem.claim.relation,
-        "strict": problem.claim.strict,
-        "hypotheses": [f"{h.polynomial.format()} {symbols[h.relation]}" for h in problem.hypotheses],
-        "polynomial": poly.format(),
-        "polynomial_latex": poly.latex(),
-        "degree": poly.degree(),
-        "n_terms": len(poly.terms),
-    }
+    return Result(
+        status="not_proved",
+        variables=list(problem.variables),
+        relation=problem.claim.relation,
+        strict=problem.claim.strict,
+        hypotheses=[f"{h.polynomial.format()} {symbols[h.relation]}" for h in problem.hypotheses],
+        polynomial=poly.format(),
+        polynomial_latex=poly.latex(),
+        degree=poly.degree(),
+        n_terms=len(poly.terms),
+    )
 
 
 def _run(params: Params, bar: MonotoneProgress) -> Result:
@@ -196,19 +187,20 @@ def _check_json(
     return exact, independent
 
 
-def _refuted(base: dict[str, Any], problem: Problem, found: Counterexample, clock: Clock, bar: MonotoneProgress) -> Result:
+def _refuted(result: Result, problem: Problem, found: Counterexample, clock: Clock, bar: MonotoneProgress) -> Result:
     poly = problem.claim.polynomial
     point = {v: format_fraction(x) for v, x in zip(poly.variables, found.point, strict=True)}
-    ts, values = _slice(poly, found.point) if poly.variables else ([], [])
-    result = Result(**base, status="refuted", counterexample=CounterexampleOut(point=point, value=format_fraction(found.value)),
-                    slice_t=ts, slice_values=values)
+    ts, values = counterexample_slice(poly, found.point) if poly.variables else ([], [])
+    result.status = "refuted"
+    result.counterexample = CounterexampleOut(point=point, value=format_fraction(found.value))
+    result.slice_t, result.slice_values = ts, values
     result.stages, result.total_seconds = clock.stages, time.perf_counter() - clock.started
     bar(1.0, "refuted")
     return result
 
 
 def _not_proved(
-    base: dict[str, Any], params: Params, problem: Problem, outcome: SosOutcome | None, reasons: list[str], llm: str,
+    result: Result, params: Params, problem: Problem, outcome: SosOutcome | None, reasons: list[str], llm: str,
     clock: Clock, bar: MonotoneProgress, checks: tuple[CheckOut, CheckOut] | None = None,
 ) -> Result:
     text = "; ".join(reasons) or "no certificate found"
@@ -217,16 +209,18 @@ def _not_proved(
                  "(try a larger multiplier power k)")
     elif problem.hypotheses and "budget" not in text:
         text += ". No counterexample was found in the domain either (try a larger degree_bound)"
-    result = Result(**base, status="not_proved", reason=text, llm=llm,
-                    exact_check=checks[0] if checks else CheckOut(), independent_check=checks[1] if checks else CheckOut(),
-                    gram_labels=outcome.gram_labels if outcome else [], gram=outcome.gram if outcome else [])
+    result.status, result.reason, result.llm = "not_proved", text, llm
+    if checks:
+        result.exact_check, result.independent_check = checks
+    if outcome:
+        result.gram_labels, result.gram = outcome.gram_labels, outcome.gram
     result.stages, result.total_seconds = clock.stages, time.perf_counter() - clock.started
     bar(1.0, "not proved")
     return result
 
 
 def _proved(
-    base: dict[str, Any], problem: Problem, params: Params, certificate: Certificate, outcome: SosOutcome | None,
+    result: Result, problem: Problem, params: Params, certificate: Certificate, outcome: SosOutcome | None,
     route: str, llm: str, checks: tuple[CheckOut, CheckOut], clock: Clock, bar: MonotoneProgress,
 ) -> Result:
     lean_progress = _stage(bar, "lean")
@@ -237,29 +231,23 @@ def _proved(
     if params.lean_check:
         lean_progress(0.2, "checking with Lean")
         lean_run = run_lean(source, THEOREM_NAME, params.lean_timeout_s)
-        lean = LeanOut(status=lean_run.status, file="proof.lean", messages=lean_run.messages)  # type: ignore[arg-type]
+        lean = LeanOut(status=lean_run.status, file="proof.lean", messages=lean_run.messages)
     clock.add("Lean", time.perf_counter() - started, lean.status, lean.messages[:300])
-    extra: dict[str, Any] = {}
     if outcome is not None:
-        extra = {
-            "proposer": outcome.solver or outcome.sparsity, "sparsity": outcome.sparsity, "basis_size": outcome.basis_size,
-            "full_basis_size": outcome.full_basis_size, "block_sizes": outcome.block_sizes,
-            "sdp_margin": outcome.margin if math.isfinite(outcome.margin) else None,
-            "denominator": outcome.denominator, "facial_rounds": outcome.facial_rounds,
-            "gram_labels": outcome.gram_labels, "gram": outcome.gram,
-        }
-    result = Result(
-        **base, **extra, status="proved", certificate=CertificateOut.model_validate(certificate.to_json()),
-        certificate_latex=certificate.latex(), multiplier_latex=_multiplier_latex(certificate, problem.claim.polynomial),
-        checker=checks[0].detail, exact_check=checks[0], independent_check=checks[1], route=route, llm=llm,
-        lean=lean, lean_source=source, multiplier_power=certificate.multiplier_power,
-    )
+        _describe_search(result, outcome)
+    result.status, result.route, result.llm = "proved", route, llm
+    result.certificate = CertificateOut.model_validate(certificate.to_json())
+    result.certificate_latex = certificate.latex()
+    result.multiplier_latex = _multiplier_latex(certificate, problem.claim.polynomial)
+    result.checker = checks[0].detail
+    result.exact_check, result.independent_check = checks
+    result.lean, result.lean_source, result.multiplier_power = lean, source, certificate.multiplier_power
     result.stages, result.total_seconds = clock.stages, time.perf_counter() - clock.started
     bar(1.0, "proved")
     return result
 
 
-def _verify_given(problem: Problem, params: Params, base: dict[str, Any], clock: Clock, bar: MonotoneProgress) -> Result:
+def _verify_given(problem: Problem, params: Params, result: Result, clock: Clock, bar: MonotoneProgress) -> Result:
     """A user-supplied certificate: both checks, then Lean; no refuter and no search."""
     assert params.certificate is not None
     cert_json = params.certificate.model_dump()
@@ -271,13 +259,23 @@ def _verify_given(problem: Problem, params: Params, base: dict[str, Any], clock:
                       CheckOut())
     if not checks[0].status == checks[1].status == "passed":
         reason = f"the given certificate was rejected (exact: {checks[0].detail}; independent: {checks[1].detail})"
-        result = Result(**base, status="not_proved", reason=reason, route="user certificate",
-                        exact_check=checks[0], independent_check=checks[1])
+        result.status, result.reason, result.route = "not_proved", reason, "user certificate"
+        result.exact_check, result.independent_check = checks
         result.stages, result.total_seconds = clock.stages, time.perf_counter() - clock.started
         bar(1.0, "not proved")
         return result
     certificate = certificate_from_json(problem, cert_json)
-    return _proved(base, problem, params, certificate, None, "user certificate", "not requested", checks, clock, bar)
+    return _proved(result, problem, params, certificate, None, "user certificate", "not requested", checks, clock, bar)
+
+
+def _describe_search(result: Result, outcome: SosOutcome) -> None:
+    """What the SOS search behind a certificate did: its proposer, bases, margin, rounding and Gram."""
+    result.proposer, result.sparsity = outcome.solver or outcome.sparsity, outcome.sparsity
+    result.basis_size, result.full_basis_size = outcome.basis_size, outcome.full_basis_size
+    result.block_sizes = outcome.block_sizes
+    result.sdp_margin = outcome.margin if math.isfinite(outcome.margin) else None
+    result.denominator, result.facial_rounds = outcome.denominator, outcome.facial_rounds
+    result.gram_labels, result.gram = outcome.gram_labels, outcome.gram
 
 
 def _multiplier_latex(certificate: Certificate, poly: Polynomial) -> str:
