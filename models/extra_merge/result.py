@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import io
+from typing import Literal
 
 from pydantic import BaseModel, Field
 
 from models.common.contract import Artifact, MethodResult
 
-__all__ = ["BetaPoint", "CutSummary", "Result", "SeedSummary", "TrajectoryPoint"]
+__all__ = ["BetaPoint", "CutSummary", "Result", "SeedSummary", "TrajectoryKind", "TrajectoryPoint"]
+
+TrajectoryKind = Literal["raw", "merged", "extrapolated"]
 
 
 class BetaPoint(BaseModel):
@@ -22,7 +25,7 @@ class BetaPoint(BaseModel):
 class TrajectoryPoint(BaseModel):
     """A parameter vector projected on the top two principal axes of the raw checkpoints."""
 
-    kind: str  # "raw", "merged" or "extrapolated"
+    kind: TrajectoryKind
     step: float  # training step (merged: the block's last step; extrapolated: beta)
     pc1: float
     pc2: float

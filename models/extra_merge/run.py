@@ -14,7 +14,7 @@ from models.extra_merge.corpus import Corpus, make_corpus
 from models.extra_merge.merging import Extrapolation
 from models.extra_merge.model import TinyTransformer, TrainingRun, evaluate, train
 from models.extra_merge.params import Params
-from models.extra_merge.result import Result, SeedSummary, TrajectoryPoint
+from models.extra_merge.result import Result, SeedSummary, TrajectoryKind, TrajectoryPoint
 
 __all__ = ["run"]
 
@@ -46,7 +46,7 @@ def _trajectory(cut: CutAnalysis, betas: list[float]) -> list[TrajectoryPoint]:
     axes = vt[:2]
     line: Extrapolation = cut.line
 
-    def project(kind: str, steps: list[float], points: np.ndarray) -> list[TrajectoryPoint]:
+    def project(kind: TrajectoryKind, steps: list[float], points: np.ndarray) -> list[TrajectoryPoint]:
         coords = (points - centre) @ axes.T
         return [TrajectoryPoint(kind=kind, step=s, pc1=float(c[0]), pc2=float(c[1] if len(c) > 1 else 0.0))
                 for s, c in zip(steps, coords, strict=True)]

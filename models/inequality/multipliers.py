@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Literal
 
 from .certificate import WeightedSquare
 from .polynomial import Polynomial, sum_polys
@@ -20,7 +21,7 @@ __all__ = ["Multiplier", "multiplier"]
 class Multiplier:
     """D = S^k with S = |x|^2 (homogeneous p) or 1 + |x|^2, both as a polynomial and as squares."""
 
-    kind: str  # "homogeneous" or "affine"
+    kind: Literal["homogeneous", "affine"]
     power: int
     polynomial: Polynomial
     squares: tuple[WeightedSquare, ...]

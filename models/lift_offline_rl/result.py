@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import io
+from typing import Literal
 
 from pydantic import BaseModel
 
 from models.common.claims import format_value
 from models.common.contract import Artifact, MethodResult
 
-__all__ = ["VARIANTS", "CurvePoint", "Pair", "Result", "SweepPoint", "VariantScore"]
+__all__ = ["VARIANTS", "CurvePoint", "Pair", "PathKind", "Result", "SweepPoint", "VariantScore"]
+
+PathKind = Literal["logged", "logged with help", "shortcut", "learned (raw)", "learned (augmented)"]
 
 VARIANTS = {
     "raw": "TD3+BC on the raw logs (standard offline RL)",
@@ -68,7 +71,7 @@ class VariantScore(BaseModel):
 class Path(BaseModel):
     """A path projected on the first two coordinates (plots only)."""
 
-    kind: str  # "logged", "shortcut" or "learned (raw)" / "learned (augmented)"
+    kind: PathKind
     x: list[float]
     y: list[float]
 

@@ -23,6 +23,7 @@ from models.lift_offline_rl.result import (
     IntPair,
     Pair,
     Path,
+    PathKind,
     Result,
     SweepPoint,
     VariantScore,
@@ -101,7 +102,7 @@ def _train(env: Positioning, data: Transitions, params: Params, seed: int, label
 
 
 def _paths(env: Positioning, logs: Logs, raw_eval: Evaluation, aug_eval: Evaluation, targets: np.ndarray) -> list[Path]:
-    def project(points: np.ndarray, target: np.ndarray, kind: str) -> Path:
+    def project(points: np.ndarray, target: np.ndarray, kind: PathKind) -> Path:
         shifted = points - target
         return Path(kind=kind, x=shifted[:, 0].tolist(), y=shifted[:, 1].tolist())
 

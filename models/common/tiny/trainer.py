@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Literal
 
 import torch
 
@@ -20,7 +21,7 @@ class TrainLog:
     steps: int = 0
     losses: list[float] = field(default_factory=list)
     seconds: float = 0.0
-    stopped_by: str = "steps"  # "steps" or "time"
+    stopped_by: Literal["steps", "time"] = "steps"
 
 
 def train_budgeted(
