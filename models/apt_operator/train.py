@@ -16,6 +16,7 @@ import torch
 from models.apt_operator.data import MeshSample
 from models.apt_operator.nets import DECODE_NEIGHBOURS, FNO, APTOperator, Variant, ball_neighbours, knn
 from models.common.contract import Progress, no_progress
+from models.common.device import seeded_init
 from models.common.paths import static_path
 
 __all__ = ["CHECKPOINT", "MODELS", "VARIANTS", "Batch", "Trained", "apt_predict", "evaluate", "fno_predict",
@@ -109,12 +110,6 @@ class Trained:
     meta: dict[str, Any]
 
 
-def _init(seed: int, build: Any) -> Any:
-    with torch.random.fork_rng(devices=[]):
-        torch.manual_seed(seed)
-        return build()
-
-
 def _loss(name: str, model: torch.nn.Module, b: Batch, grid: torch.Tensor | None) -> torch.Tensor:
     if name == "fno":
         assert grid is not None
@@ -172,7 +167,7 @@ def train_all(regular: Sequence[MeshSample], adaptive: Sequence[MeshSample], epo
     t0 = time.perf_counter()
     for m, name in enumerate(MODELS):
         variant = "fused" if name == "fused_regular" else name
-        model: torch.nn.Module = _init(seed + m, FNO if name == "fno" else partial(APTOperator, variant))  # type: ignore[arg-type]
+        model: torch.nn.Module = seeded_init(seed + m, FNO if name == "fno" else partial(APTOperator, variant))  # type: ignore[arg-type]
         model.to(device)
         sets = both if name in VARIANTS else both[:1]
         stage = _stage(progress, m / len(MODELS), (m + 1) / len(MODELS))

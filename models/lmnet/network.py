@@ -18,8 +18,9 @@ import copy
 import torch
 from torch import nn
 
+from models.common.device import seeded_init
 from models.common.tiny import Block, TinyTransformer
-from models.lmnet.nodes import DIM, HEADS, seeded_module
+from models.lmnet.nodes import DIM, HEADS
 
 __all__ = ["DenseNetwork", "Edge", "LoRALinear", "LoRAModel", "SingleModel", "TextPipeline", "gradient_report",
            "lora_rank_matching", "trainable_parameters"]
@@ -53,7 +54,7 @@ class DenseNetwork(nn.Module):
         super().__init__()
         self.a = a
         self.b = b
-        edge = seeded_module(seed, Edge)
+        edge = seeded_init(seed, Edge)
         self.edge = edge.to(next(b.parameters()).device)
 
     def node_a(self, tokens: torch.Tensor) -> torch.Tensor:
@@ -77,7 +78,7 @@ class TextPipeline(nn.Module):
         super().__init__()
         self.a = a
         self.b = b
-        self.edge = seeded_module(seed, Edge).to(next(b.parameters()).device)
+        self.edge = seeded_init(seed, Edge).to(next(b.parameters()).device)
 
     @torch.no_grad()
     def node_a_text(self, tokens: torch.Tensor) -> torch.Tensor:
@@ -146,14 +147,13 @@ class LoRAModel(nn.Module):
         self.model = copy.deepcopy(node)
         for p in self.model.parameters():
             p.requires_grad_(False)
-        with torch.random.fork_rng(devices=[]):
-            torch.manual_seed(seed)
-            for parent, name, linear in _block_linears(self.model):
-                adapter = LoRALinear(linear, rank).to(linear.weight.device)
-                if isinstance(parent, nn.Sequential):
-                    parent[int(name)] = adapter
-                else:
-                    setattr(parent, name, adapter)
+        adapters = seeded_init(seed, lambda: [(parent, name, LoRALinear(linear, rank).to(linear.weight.device))
+                                              for parent, name, linear in _block_linears(self.model)])
+        for parent, name, adapter in adapters:
+            if isinstance(parent, nn.Sequential):
+                parent[int(name)] = adapter
+            else:
+                setattr(parent, name, adapter)
 
     def forward(self, tokens: torch.Tensor) -> torch.Tensor:
         return self.model(tokens)  # type: ignore[no-any-return]

@@ -16,12 +16,13 @@ import torch
 import torch.nn.functional as F
 
 from models.common.contract import Progress, no_progress
+from models.common.device import seeded_init
 from models.common.paths import static_path
 from models.common.tiny import CharVocab, TinyTransformer, train_budgeted
 from models.lmnet.languages import ALPHABET, WORD_LENGTH, random_words, reverser_target, translator_target
 
 __all__ = ["DIM", "HEADS", "LAYERS", "NODE_TASKS", "VOCAB", "build_node", "freeze", "load_nodes", "pretrain_node",
-           "seeded_module", "weights_dir"]
+           "weights_dir"]
 
 DIM = 32
 HEADS = 2
@@ -30,16 +31,9 @@ VOCAB = CharVocab(ALPHABET)
 NODE_TASKS: dict[str, Callable[[str], str]] = {"translator": translator_target, "reverser": reverser_target}
 
 
-def seeded_module(seed: int, factory: Callable[[], torch.nn.Module]) -> torch.nn.Module:
-    """Build a module whose initial weights depend on `seed` only (the global RNG is left as it was)."""
-    with torch.random.fork_rng(devices=[]):
-        torch.manual_seed(seed)
-        return factory()
-
-
 def build_node(seed: int = 0) -> TinyTransformer:
     """An untrained node of the fixed size (the shipped weights need exactly this shape)."""
-    module = seeded_module(seed, lambda: TinyTransformer(len(VOCAB), dim=DIM, heads=HEADS, layers=LAYERS,
+    module = seeded_init(seed, lambda: TinyTransformer(len(VOCAB), dim=DIM, heads=HEADS, layers=LAYERS,
                                                          max_len=WORD_LENGTH, causal=False))
     assert isinstance(module, TinyTransformer)
     return module
