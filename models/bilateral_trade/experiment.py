@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from models.bilateral_trade.distributions import ValuationDistribution, gft_table
+from models.bilateral_trade.learner_info import LearnerInfo
 from models.bilateral_trade.learners import LEARNERS, LearnerContext
 from models.bilateral_trade.market import COLLECT, EXPLOIT, EXPLORE, GUARD, PHASE_NAMES, Market
 from models.bilateral_trade.schedule import LearnerSettings
@@ -31,7 +32,7 @@ PHASE_KEYS = {COLLECT: "collection", EXPLORE: "exploration", EXPLOIT: "exploitat
 @dataclass
 class LearnerRun:
     """One learner over one horizon: expected GFT and realised profit of every round (typed result
-    of a learner; `info` keeps learner-specific diagnostics such as the exploration estimates)."""
+    of a learner; `info` keeps its learner-specific diagnostics, such as the exploration estimates)."""
 
     name: str
     expected_gft: np.ndarray
@@ -41,7 +42,7 @@ class LearnerRun:
     phase: np.ndarray
     grid_points: int
     product_form: bool | None = None
-    info: dict[str, object] = field(default_factory=dict)
+    info: LearnerInfo = field(default_factory=LearnerInfo)
 
     def regret(self, benchmark: float) -> np.ndarray:
         """Cumulative pseudo-regret t * OPT - sum_{tau <= t} E[GFT(p_tau, q_tau)]."""
@@ -81,7 +82,6 @@ def run_learner(
     info = spec.play(market, LearnerContext(rng, schedule, settings, best_price))
     log = market.log()
     expected = expected_gft(dist, log.seller_price, log.buyer_price)
-    product_form = info.get("product_form")
     return LearnerRun(
         name,
         expected,
@@ -90,7 +90,7 @@ def run_learner(
         log.buyer_price,
         log.phase,
         grid_points=schedule.grid_points,
-        product_form=None if product_form is None else bool(product_form),
+        product_form=info.product_form,
         info=info,
     )
 

@@ -8,6 +8,7 @@ from typing import Literal
 
 import numpy as np
 
+from models.bilateral_trade.learner_info import LearnerInfo
 from models.bilateral_trade.learners_gbb import gbb_full_learner, gbb_one_bit_learner
 from models.bilateral_trade.learners_paper import gbb_one_bit_paper_learner
 from models.bilateral_trade.learners_two_bit import wbb_two_bit_learner
@@ -15,7 +16,7 @@ from models.bilateral_trade.learners_wbb import fixed_price_learner, wbb_one_bit
 from models.bilateral_trade.market import Market
 from models.bilateral_trade.schedule import LearnerSettings, Schedule, make_schedule, paper_schedule
 
-__all__ = ["GBB_LEARNERS", "LEARNERS", "LearnerContext", "LearnerName", "LearnerSpec", "learner_names"]
+__all__ = ["GBB_LEARNERS", "LEARNERS", "LearnerContext", "LearnerInfo", "LearnerName", "LearnerSpec", "learner_names"]
 
 LearnerName = Literal[
     "fixed_price", "wbb_one_bit", "wbb_two_bit", "gbb_one_bit", "gbb_one_bit_paper", "gbb_full"
@@ -46,7 +47,7 @@ class LearnerSpec:
     colour: str
     stream: int
     family: Literal["wbb", "gbb"]
-    play: Callable[[Market, LearnerContext], dict[str, object]]
+    play: Callable[[Market, LearnerContext], LearnerInfo]
     feedback: str
     uses_paper_schedule: bool = False
 
@@ -56,27 +57,27 @@ class LearnerSpec:
         return make_schedule(horizon, settings, grid_offset)
 
 
-def _fixed(market: Market, c: LearnerContext) -> dict[str, object]:
-    return dict(fixed_price_learner(market, c.best_fixed_price))
+def _fixed(market: Market, c: LearnerContext) -> LearnerInfo:
+    return fixed_price_learner(market, c.best_fixed_price)
 
 
-def _wbb_one_bit(market: Market, c: LearnerContext) -> dict[str, object]:
-    return dict(wbb_one_bit_learner(market, c.rng, c.schedule))
+def _wbb_one_bit(market: Market, c: LearnerContext) -> LearnerInfo:
+    return wbb_one_bit_learner(market, c.rng, c.schedule)
 
 
-def _wbb_two_bit(market: Market, c: LearnerContext) -> dict[str, object]:
+def _wbb_two_bit(market: Market, c: LearnerContext) -> LearnerInfo:
     return wbb_two_bit_learner(market, c.rng, c.schedule)
 
 
-def _gbb_one_bit(market: Market, c: LearnerContext) -> dict[str, object]:
+def _gbb_one_bit(market: Market, c: LearnerContext) -> LearnerInfo:
     return gbb_one_bit_learner(market, c.rng, c.schedule, c.settings)
 
 
-def _gbb_paper(market: Market, c: LearnerContext) -> dict[str, object]:
+def _gbb_paper(market: Market, c: LearnerContext) -> LearnerInfo:
     return gbb_one_bit_paper_learner(market, c.rng, c.schedule)
 
 
-def _gbb_full(market: Market, c: LearnerContext) -> dict[str, object]:
+def _gbb_full(market: Market, c: LearnerContext) -> LearnerInfo:
     return gbb_full_learner(market, c.rng, c.schedule, c.settings)
 
 

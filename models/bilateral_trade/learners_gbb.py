@@ -10,6 +10,7 @@ import numpy as np
 
 from models.bilateral_trade.benchmarks import two_pair_optimum
 from models.bilateral_trade.distributions import EPS
+from models.bilateral_trade.learner_info import LearnerInfo
 from models.bilateral_trade.learners_gbb_estimates import (
     ProfitStats,
     line_estimates,
@@ -142,7 +143,7 @@ def _batch_plan(
 
 def gbb_one_bit_learner(
     market: Market, rng: np.random.Generator, schedule: Schedule, settings: LearnerSettings
-) -> dict[str, object]:
+) -> LearnerInfo:
     """The paper's GBB learner under one-bit feedback (Lunghi et al. 2026).
 
     1. Profit collection: post profitable WBB couples until the budget reaches beta.
@@ -189,12 +190,12 @@ def gbb_one_bit_learner(
         )
         stats.add(cells[: len(bits)], bits)
         elapsed = market.t - start
-    return {"grid_points": k, "lp_solves": solves, "fallback": fallback, "left": left, "right": right}
+    return LearnerInfo(grid_points=k, lp_solves=solves, fallback=fallback, left=left, right=right)
 
 
 def gbb_full_learner(
     market: Market, rng: np.random.Generator, schedule: Schedule, settings: LearnerSettings
-) -> dict[str, object]:
+) -> LearnerInfo:
     """Full-feedback GBB reference (in the spirit of Bernasconi et al. 2024): observes (s, b) each
     round, re-solves the grid LP on the empirical GFT and a lower confidence bound on the profit,
     spending the collected budget as slack, and samples couples from the two-couple solution."""
@@ -238,4 +239,4 @@ def gbb_full_learner(
         market.play(grid[cells // k], grid[cells % k], EXPLOIT, fallback=fallback)
         absorb(start, market.t)
         observed = market.t
-    return {"grid_points": k}
+    return LearnerInfo(grid_points=k)

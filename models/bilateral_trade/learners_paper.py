@@ -7,6 +7,7 @@ import math
 import numpy as np
 
 from models.bilateral_trade.benchmarks import two_pair_optimum
+from models.bilateral_trade.learner_info import LearnerInfo
 from models.bilateral_trade.learners_gbb_estimates import line_estimates
 from models.bilateral_trade.market import COLLECT, EXPLOIT, EXPLORE, Market
 from models.bilateral_trade.schedule import Schedule
@@ -87,7 +88,7 @@ def _explore(
 
 def gbb_one_bit_paper_learner(
     market: Market, rng: np.random.Generator, schedule: Schedule
-) -> dict[str, object]:
+) -> LearnerInfo:
     """The one-bit GBB learner of Lunghi et al. (2026), with the orders the paper states and
     constant 1 (`paper_schedule`): K = ceil(T^(1/4)), n = ceil(sqrt(T)), beta = T^(3/4), delta = 1/T.
 
@@ -130,4 +131,4 @@ def gbb_one_bit_paper_learner(
         cells = cells[: len(bits)][played]
         pulls += np.bincount(cells, minlength=k * k)
         total += np.bincount(cells, weights=bits[played] * margin.ravel()[cells], minlength=k * k)
-    return {"grid_points": k, "lp_solves": solves, "left": left, "right": right}
+    return LearnerInfo(grid_points=k, lp_solves=solves, left=left, right=right)

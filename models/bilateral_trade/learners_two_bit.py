@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from models.bilateral_trade.learner_info import LearnerInfo
 from models.bilateral_trade.learners_two_bit_integrals import (
     bernstein,
     buyer_integral,
@@ -214,7 +215,7 @@ def two_bit_estimates(
     )
 
 
-def wbb_two_bit_learner(market: Market, rng: np.random.Generator, schedule: Schedule) -> dict[str, object]:
+def wbb_two_bit_learner(market: Market, rng: np.random.Generator, schedule: Schedule) -> LearnerInfo:
     """Explore-then-commit over fixed prices with two-bit feedback (Cesa-Bianchi et al. 2021 style).
 
     Exploration: exactly the one-bit learner's plan (`two_bit_design`: 2Kn rounds, p <= q), but
@@ -243,10 +244,10 @@ def wbb_two_bit_learner(market: Market, rng: np.random.Generator, schedule: Sche
     best = float(grid[int(np.argmax(gft))])
     prices = np.full(market.remaining, best)
     market.play(prices, prices, EXPLOIT, fallback=(best, best))
-    return {
-        "price": best,
-        "estimates": estimates,
-        "gft_estimate": gft,
-        "product_form": product_used,
-        "dependent_prices": int(np.count_nonzero(estimates.dependence())),
-    }
+    return LearnerInfo(
+        price=best,
+        estimates=estimates,
+        gft_estimate=gft,
+        product_form=product_used,
+        dependent_prices=int(np.count_nonzero(estimates.dependence())),
+    )

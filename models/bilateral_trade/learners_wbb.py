@@ -4,20 +4,21 @@ from __future__ import annotations
 
 import numpy as np
 
+from models.bilateral_trade.learner_info import LearnerInfo
 from models.bilateral_trade.market import EXPLOIT, EXPLORE, Market
 from models.bilateral_trade.schedule import Schedule
 
 __all__ = ["fixed_price_learner", "wbb_one_bit_learner"]
 
 
-def fixed_price_learner(market: Market, best_price: float) -> dict[str, float]:
+def fixed_price_learner(market: Market, best_price: float) -> LearnerInfo:
     """Posts the best fixed price (p = q = x*) every round: the WBB benchmark played exactly."""
     prices = np.full(market.remaining, best_price)
     market.play(prices, prices, EXPLOIT, fallback=(best_price, best_price))
-    return {"price": best_price}
+    return LearnerInfo(price=best_price)
 
 
-def wbb_one_bit_learner(market: Market, rng: np.random.Generator, schedule: Schedule) -> dict[str, float]:
+def wbb_one_bit_learner(market: Market, rng: np.random.Generator, schedule: Schedule) -> LearnerInfo:
     """Explore-then-commit over fixed prices with one-bit feedback (Cesa-Bianchi et al. 2021 style).
 
     GFT(x) = L(x, x) + R(x, x) with L(x, x) = x E[1{trade at (U, x)}], U ~ U[0, x], and
@@ -46,4 +47,4 @@ def wbb_one_bit_learner(market: Market, rng: np.random.Generator, schedule: Sche
     best = float(grid[int(np.argmax(estimate))])
     prices = np.full(market.remaining, best)
     market.play(prices, prices, EXPLOIT, fallback=(best, best))
-    return {"price": best}
+    return LearnerInfo(price=best)

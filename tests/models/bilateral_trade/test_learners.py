@@ -32,7 +32,7 @@ def test_one_bit_estimates_within_confidence_radius(kind: str) -> None:
     p, q = np.meshgrid(grid, grid, indexing="ij")
     exact = gft_table(dist, p, q)
     radius = line_radius(schedule.samples_per_line, schedule.confidence_log)
-    left, right = np.asarray(outcome.info["left"]), np.asarray(outcome.info["right"])
+    left, right = np.asarray(outcome.info.left), np.asarray(outcome.info.right)
     assert np.abs(left - exact["L"]).max() <= radius
     assert np.abs(right - exact["R"]).max() <= radius
     # and they are informative: the typical error is far below the radius

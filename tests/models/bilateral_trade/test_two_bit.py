@@ -67,7 +67,7 @@ def test_two_bit_learner_is_wbb_every_round_and_never_loses_money(kind: str) -> 
     committed = outcome.seller_price[len(explore) :]
     assert np.all(outcome.phase[len(explore) :] == EXPLOIT)
     assert np.all(committed == committed[0]) and np.all(outcome.buyer_price[len(explore) :] == committed[0])
-    assert committed[0] == outcome.info["price"]
+    assert committed[0] == outcome.info.price
 
 
 def test_the_exploration_plan_is_the_one_bit_learners() -> None:
@@ -121,17 +121,18 @@ def test_estimates_fall_within_their_confidence_radii_on_uniform() -> None:
             LearnerSettings(),
             0.5,
         )
-        est = out.info["estimates"]
-        exact = exact or _exact(dist, est.grid)  # type: ignore[attr-defined]
+        est = out.info.estimates
+        assert est is not None
+        exact = exact or _exact(dist, est.grid)
         for name, value, radius in (
-            ("F", est.seller_cdf, est.radius_cdf),  # type: ignore[attr-defined]
-            ("G", est.buyer_survival, est.radius_survival),  # type: ignore[attr-defined]
-            ("I_S", est.seller_integral, est.radius_seller_integral),  # type: ignore[attr-defined]
-            ("I_B", est.buyer_integral, est.radius_buyer_integral),  # type: ignore[attr-defined]
-            ("L", est.left_product, est.radius_left_product),  # type: ignore[attr-defined]
-            ("R", est.right_product, est.radius_right_product),  # type: ignore[attr-defined]
-            ("L", est.left_joint, est.radius_left_joint),  # type: ignore[attr-defined]
-            ("R", est.right_joint, est.radius_right_joint),  # type: ignore[attr-defined]
+            ("F", est.seller_cdf, est.radius_cdf),
+            ("G", est.buyer_survival, est.radius_survival),
+            ("I_S", est.seller_integral, est.radius_seller_integral),
+            ("I_B", est.buyer_integral, est.radius_buyer_integral),
+            ("L", est.left_product, est.radius_left_product),
+            ("R", est.right_product, est.radius_right_product),
+            ("L", est.left_joint, est.radius_left_joint),
+            ("R", est.right_joint, est.radius_right_joint),
         ):
             assert np.all(np.abs(value - exact[name]) <= radius + 1e-12), name
             errors.setdefault(name, []).append(np.abs(value - exact[name]) / np.maximum(radius, 1e-12))
@@ -156,13 +157,14 @@ def test_product_estimate_is_much_tighter_than_the_one_bit_estimate_on_independe
             LearnerSettings(),
             0.5,
         )
-        est = out.info["estimates"]
-        truth = _exact(dist, est.grid)["gft"]  # type: ignore[attr-defined]
-        assert out.info["product_form"] is True  # the 1% dependence test does not fire here
-        product_sq.append((est.left_product + est.right_product - truth) ** 2)  # type: ignore[attr-defined]
-        joint_sq.append((est.left_joint + est.right_joint - truth) ** 2)  # type: ignore[attr-defined]
-        used = np.asarray(out.info["gft_estimate"])
-        assert np.all(np.abs(used - truth) <= np.abs(est.left_product + est.right_product - truth) + 1e-12)  # type: ignore[attr-defined]
+        est = out.info.estimates
+        assert est is not None
+        truth = _exact(dist, est.grid)["gft"]
+        assert out.info.product_form is True  # the 1% dependence test does not fire here
+        product_sq.append((est.left_product + est.right_product - truth) ** 2)
+        joint_sq.append((est.left_joint + est.right_joint - truth) ** 2)
+        used = np.asarray(out.info.gft_estimate)
+        assert np.all(np.abs(used - truth) <= np.abs(est.left_product + est.right_product - truth) + 1e-12)
     ratio = np.sqrt(np.mean(product_sq)) / np.sqrt(np.mean(joint_sq))
     assert ratio < 0.6
 
@@ -177,9 +179,9 @@ def test_dependence_is_detected_and_the_learner_falls_back_to_the_one_bit_estima
         pools = _pools(dist, horizon, seed)
         two = run_learner("wbb_two_bit", dist, pools, np.random.default_rng(seed), LearnerSettings(), 0.5)
         one = run_learner("wbb_one_bit", dist, pools, np.random.default_rng(seed), LearnerSettings(), 0.5)
-        assert two.info["product_form"] is False
-        assert int(two.info["dependent_prices"]) >= 1  # type: ignore[call-overload]
-        assert two.info["price"] == one.info["price"]
+        assert two.info.product_form is False
+        assert two.info.dependent_prices is not None and two.info.dependent_prices >= 1
+        assert two.info.price == one.info.price
         np.testing.assert_array_equal(two.expected_gft, one.expected_gft)
 
 
