@@ -60,7 +60,9 @@ def prepare(params: Params, seed: int) -> Setting:
 
 
 def _prune(setting: Setting, params: Params, seed: int, stream: int, threshold: float | None,
-           progress: Progress) -> tuple[FaithfulPruning, dict[str, object]]:
+           progress: Progress) -> tuple[FaithfulPruning, FaithfulSummary]:
+    """One faithful pruning (on the region of log-likelihood >= `threshold`, or on the whole box when it
+    is None) and its summary: size, test agreement and accuracy, the oracle's evidence, a fresh re-check."""
     d = setting.density
     region = None if threshold is None else (d, threshold)
     sampler: Sampler = box_sampler(d.low, d.high) if threshold is None else region_sampler(d, threshold)
@@ -74,16 +76,16 @@ def _prune(setting: Setting, params: Params, seed: int, stream: int, threshold: 
     fresh = sampler(np.random.default_rng([seed, stream, 2]), params.check_size, setting.train.X)
     e, w = setting.ensemble, pruning.weights
     predicted = e.predict(setting.test.X, w)
-    summary = {
-        "trees_kept": pruning.trees_kept, "test_agreement": float(np.mean(predicted == setting.full_test)),
-        "test_accuracy": float(np.mean(predicted == setting.test.y)), "rounds": pruning.rounds,
-        "converged": pruning.converged, "fell_back": pruning.fell_back, "oracle_calls": pruning.oracle_calls,
-        "oracle_seconds": pruning.oracle_seconds, "seconds": pruning.seconds,
-        "constraint_points": pruning.constraint_points, "fresh_points": len(fresh),
-        "fresh_disagreements": int(np.sum(e.predict(fresh, w) != e.predict(fresh))),
-        "trees_per_round": pruning.trees_per_round, "searched_per_round": pruning.searched_per_round,
-        "milp_per_round": pruning.milp_per_round,
-    }
+    summary = FaithfulSummary(
+        trees_kept=pruning.trees_kept, test_agreement=float(np.mean(predicted == setting.full_test)),
+        test_accuracy=float(np.mean(predicted == setting.test.y)), rounds=pruning.rounds,
+        converged=pruning.converged, fell_back=pruning.fell_back, oracle_calls=pruning.oracle_calls,
+        oracle_seconds=pruning.oracle_seconds, seconds=pruning.seconds,
+        constraint_points=pruning.constraint_points, fresh_points=len(fresh),
+        fresh_disagreements=int(np.sum(e.predict(fresh, w) != e.predict(fresh))),
+        trees_per_round=pruning.trees_per_round, searched_per_round=pruning.searched_per_round,
+        milp_per_round=pruning.milp_per_round,
+    )
     return pruning, summary
 
 
@@ -100,13 +102,13 @@ def _one_seed(params: Params, seed: int, progress: Progress) -> tuple[SeedRun, S
         threshold = region_threshold(setting.calibration_loglik, alpha)
         pruning, summary = _prune(setting, params, seed, k + 1, threshold, stage)
         curve.append(CurvePoint(alpha=alpha, threshold=threshold,
-                                test_coverage=float(np.mean(setting.test_loglik >= threshold)), **summary))  # type: ignore[arg-type]
+                                test_coverage=float(np.mean(setting.test_loglik >= threshold)), **summary.model_dump()))
         weights[f"alpha {alpha:g}"] = pruning.weights
     accuracy = accuracy_pruning(setting.ensemble, setting.calibration.X, setting.calibration.y)
     weights["accuracy"] = accuracy
     predicted = setting.ensemble.predict(setting.test.X, accuracy)
     run = SeedRun(seed=seed, full_test_accuracy=float(np.mean(setting.full_test == setting.test.y)), curve=curve,
-                  whole_space=FaithfulSummary(**whole_summary),  # type: ignore[arg-type]
+                  whole_space=whole_summary,
                   accuracy_pruning=AccuracyPruning(trees_kept=int(np.sum(accuracy > 0)),
                                                    test_agreement=float(np.mean(predicted == setting.full_test)),
                                                    test_accuracy=float(np.mean(predicted == setting.test.y))))
