@@ -3,8 +3,7 @@ ablation rows and the honest status message, as a Result."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -20,10 +19,38 @@ from models.layout.result import (
     PoseOut,
     RelationVerdict,
     Result,
+    Status,
 )
-from models.layout.scene import Relation, Scene
+from models.layout.scene import Obj, Opening, Relation, Room, Scene
 
-__all__ = ["SolvedLayout", "from_milp", "layout_result"]
+__all__ = ["ConflictInfo", "RunFacts", "SolvedLayout", "early_result", "from_milp", "layout_result"]
+
+
+@dataclass(frozen=True)
+class RunFacts:
+    """What every Result of one run reports, whatever its status: the relations read (with their verdicts),
+    the LLM lines left unparsed, the room, objects and openings, the scores so far, and the generated scene
+    (None unless `random` was given)."""
+
+    relations: list[RelationVerdict]
+    unparsed: list[str]
+    room: Room
+    boxes: list[Obj]
+    openings: list[Opening]
+    scores: LayoutMetrics
+    scene: Scene | None
+
+
+@dataclass(frozen=True)
+class ConflictInfo:
+    """The minimal conflicting sets of relations, their reasons, the suggested drop (revise), each set's
+    sentences and whether the MILP certifies it (empty when the relations are consistent)."""
+
+    conflicts: list[list[int]] = field(default_factory=list)
+    conflict_reasons: list[str] = field(default_factory=list)
+    suggested_drop: list[int] = field(default_factory=list)
+    conflict_sentences: list[list[str]] = field(default_factory=list)
+    conflict_certified: list[bool | None] = field(default_factory=list)
 
 
 def _poses(names: list[str], poses: np.ndarray) -> dict[str, PoseOut]:
@@ -63,11 +90,27 @@ def from_milp(scene: Scene, active: list[Relation], outcome: MilpOutcome) -> Sol
     return SolvedLayout(outcome.poses, verdicts, hits, outside, blocked, "milp")
 
 
-def layout_result(params: Params, scene: Scene, names: list[str], base: dict[str, Any], conflict_info: dict[str, Any],
+def early_result(facts: RunFacts, status: Status, message: str, conflict: ConflictInfo | None = None,
+                 reasons: list[str] | None = None, objects: list[str] | None = None) -> Result:
+    """The Result of a run that ends before any layout: infeasible (its reasons and the objects at fault)
+    or contradiction (its conflicts)."""
+    conflict = conflict or ConflictInfo()
+    return Result(
+        status=status, message=message, reasons=reasons or [], objects=objects or [],
+        conflicts=conflict.conflicts, conflict_reasons=conflict.conflict_reasons,
+        suggested_drop=conflict.suggested_drop, conflict_sentences=conflict.conflict_sentences,
+        conflict_certified=conflict.conflict_certified, relations=facts.relations, unparsed=facts.unparsed,
+        room=facts.room, boxes=facts.boxes, openings=facts.openings, scores=facts.scores, scene=facts.scene,
+    )
+
+
+def layout_result(params: Params, scene: Scene, names: list[str], facts: RunFacts, conflict: ConflictInfo,
             dropped: set[int], active_index: list[int], variants: list[tuple[str, Flags]],
             outcomes: list[LayoutOutcome], chosen: SolvedLayout, milp_outcome: MilpOutcome | None,
             milp_conflict_set: list[int]) -> Result:
-    verdicts: list[RelationVerdict] = base["relations"]
+    """The Result of a laid-out run: the chosen layout's exact evaluation and scores, the ablation rows,
+    the status (ok only when the layout is clean) and its message."""
+    verdicts = facts.relations
     full = outcomes[0]
     for k, ok in zip(active_index, chosen.verdicts, strict=True):
         verdicts[k].satisfied = ok
@@ -98,12 +141,15 @@ def layout_result(params: Params, scene: Scene, names: list[str], base: dict[str
                         + (f" (minimal set: relations {milp_conflict_set})" if milp_conflict_set else ""))
         elif milp_outcome is not None:
             message += f"; the MILP solver did not decide ({milp_outcome.detail})"
-    base = {**base, "scores": metrics}
     return Result(
-        status=status, message=message, solver=chosen.solver, layout=_poses(names, chosen.poses),  # type: ignore[arg-type]
+        status=status, message=message, solver=chosen.solver, layout=_poses(names, chosen.poses),
         initial_layout=_poses(names, full.initial), violations=violated,
         dropped=sorted(dropped), clusters=clusters, ablations=rows if params.ablations else [],
         collisions=[(names[i], names[j]) for i, j, _ in chosen.collisions], out_of_room=[names[i] for i in chosen.out_of_room],
         blocked=chosen.blocked, loss=[round(v, 5) for v in full.loss[::step]],
-        milp=milp_report(milp_outcome, milp_conflict_set) if milp_outcome else None, **conflict_info, **base,
+        milp=milp_report(milp_outcome, milp_conflict_set) if milp_outcome else None,
+        conflicts=conflict.conflicts, conflict_reasons=conflict.conflict_reasons,
+        suggested_drop=conflict.suggested_drop, conflict_sentences=conflict.conflict_sentences,
+        conflict_certified=conflict.conflict_certified, relations=facts.relations, unparsed=facts.unparsed,
+        room=facts.room, boxes=facts.boxes, openings=facts.openings, scores=metrics, scene=facts.scene,
     )

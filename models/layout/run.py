@@ -3,8 +3,6 @@ for small scenes), compare ablations, and say honestly whether everything holds.
 
 from __future__ import annotations
 
-from typing import Any
-
 from models.common import Progress
 from models.common.progress import MonotoneProgress
 from models.layout.certify import certify_conflicts
@@ -15,7 +13,7 @@ from models.layout.milp import MilpOutcome, solve_milp
 from models.layout.mus import milp_conflict
 from models.layout.params import MILP_MAX_OBJECTS, Params
 from models.layout.pipeline import Flags, LayoutOutcome, layout_scene
-from models.layout.report import SolvedLayout, from_milp, layout_result
+from models.layout.report import ConflictInfo, RunFacts, SolvedLayout, early_result, from_milp, layout_result
 from models.layout.resolve import grounded
 from models.layout.result import LayoutMetrics, RelationVerdict, Result
 from models.layout.scene import Relation, Scene
@@ -39,43 +37,43 @@ def run(params: Params, progress: Progress) -> Result:
     report_progress(0.0, "reading relations")
     relations, sources, unparsed = gather_relations(params, scene, report_progress.stage(0.0, 0.02))
     verdicts = relation_verdicts(relations, sources)
-    base: dict[str, Any] = dict(relations=verdicts, unparsed=unparsed, room=scene.room, boxes=scene.objects,
-                                openings=scene.openings, scores=LayoutMetrics(relation_count=len(relations)),
-                                scene=scene if params.random is not None else None)
+    facts = RunFacts(relations=verdicts, unparsed=unparsed, room=scene.room, boxes=scene.objects,
+                     openings=scene.openings, scores=LayoutMetrics(relation_count=len(relations)),
+                     scene=scene if params.random is not None else None)
     report_progress(0.02, "checking feasibility")
     reasons, culprits = infeasibility(scene, relations)
     if reasons:
-        return Result(status="infeasible", message=reasons[0], reasons=reasons, objects=culprits, **base)
+        return early_result(facts, "infeasible", reasons[0], reasons=reasons, objects=culprits)
     report_progress(0.04, "checking consistency")
     report = check_consistency(scene, relations)
-    conflict_info = _conflict_info(params, scene, relations, verdicts, report)
+    conflict = _conflict_info(params, scene, relations, verdicts, report)
     if report.conflicts and (not params.revise or not report.complete):
         message = (f"{len(report.conflicts)} minimal set(s) of relations contradict each other; "
                    f"dropping {len(report.drop)} relation(s) would restore consistency (turn on revise)")
         if not report.complete:
             message = (f"{len(report.conflicts)} minimal set(s) of relations contradict each other; the search for "
                        "more ran out of time, so revise cannot promise consistency: remove the named conflicts first")
-        return Result(status="contradiction", message=message, **conflict_info, **base)
+        return early_result(facts, "contradiction", message, conflict)
     dropped = set(report.drop) if report.conflicts else set()
     for k in dropped:
         verdicts[k].dropped = True
-    return _lay_out(params, scene, relations, base, conflict_info, dropped, report_progress)
+    return _lay_out(params, scene, relations, facts, conflict, dropped, report_progress)
 
 
 def _conflict_info(params: Params, scene: Scene, relations: list[Relation], verdicts: list[RelationVerdict],
-                   report: ConsistencyReport) -> dict[str, Any]:
+                   report: ConsistencyReport) -> ConflictInfo:
     """Mark the relations in a conflict and describe the conflicts (MILP-certified unless the MILP is off)."""
     for conflict in report.conflicts:
         for k in conflict:
             verdicts[k].in_conflict = True
-    return dict(
+    return ConflictInfo(
         conflicts=report.conflicts, conflict_reasons=report.reasons, suggested_drop=report.drop,
         conflict_sentences=[[verdicts[k].sentence for k in c] for c in report.conflicts],
         conflict_certified=certify_conflicts(scene, relations, report.conflicts) if params.milp != "off" else [])
 
 
-def _lay_out(params: Params, scene: Scene, relations: list[Relation], base: dict[str, Any],
-             conflict_info: dict[str, Any], dropped: set[int], report_progress: MonotoneProgress) -> Result:
+def _lay_out(params: Params, scene: Scene, relations: list[Relation], facts: RunFacts,
+             conflict: ConflictInfo, dropped: set[int], report_progress: MonotoneProgress) -> Result:
     """Lay out the relations left after revising: MILP first (if asked), the optimiser and its ablations,
     the MILP again when the optimiser left violations, and a minimal infeasible set when it proves none."""
     names = [o.name for o in scene.objects]
@@ -118,7 +116,7 @@ def _lay_out(params: Params, scene: Scene, relations: list[Relation], base: dict
         floor = grounded(scene, active)
         milp_conflict_set = [active_index[k] for k in milp_conflict(scene, active, floor, budget_s=milp_budget)]
     report_progress(0.99, "reporting")
-    return layout_result(params, scene, names, base, conflict_info, dropped, active_index, variants, outcomes, chosen,
+    return layout_result(params, scene, names, facts, conflict, dropped, active_index, variants, outcomes, chosen,
                          milp_outcome, milp_conflict_set)
 
 
