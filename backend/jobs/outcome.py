@@ -18,7 +18,7 @@ from backend.jobs.run import is_out_of_memory, out_of_memory_message, run_method
 from db.jobs import JobStatus
 from models.common import Cancelled, MethodInputError, MethodSpec, Progress
 
-__all__ = ["Ending", "Outcome", "execute", "unlinked"]
+__all__ = ["Ending", "Outcome", "execute", "unlinked", "warm_up_figures"]
 
 log = logging.getLogger(__name__)
 
@@ -130,3 +130,13 @@ def execute(spec: MethodSpec[Any, Any], params: dict[str, Any], progress: Progre
     if outcome.size_bytes() > max_result_mb * 2**20:
         return Outcome.failed(f"the result is larger than the {max_result_mb} MB a job may store")
     return outcome
+
+
+def warm_up_figures() -> None:
+    """Pay plotly's first-serialisation cost (validators, encoders) before a job arrives."""
+    try:
+        import plotly.graph_objects as go
+
+        go.Figure(go.Scatter(x=[0.0], y=[0.0]), layout={"title": "warm"}).to_json()
+    except Exception:  # noqa: BLE001 - only a speed-up
+        pass

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from backend.jobs.embedded.pool import ProcessPool
 from backend.jobs.limits import JobLimits
 from backend.jobs.outcome import Ending, Outcome, execute
-from backend.jobs.pool import ProcessPool
 from backend.main import create_app
 from backend.registry import load_spec
 from db.jobs import JobRepository, JobStatus

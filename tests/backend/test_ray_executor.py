@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from backend.jobs.ray_executor import RayUnavailable
+from backend.jobs.ray.executor import RayUnavailable
 from backend.main import create_app
 from tests.backend.conftest import RayHead, job_settings, submit
 from tests.conftest import free_port, wait_for

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 
-from backend.jobs.worker import worker_main
+from backend.jobs.embedded.worker import worker_main
 
 __all__ = ["JobProcess", "ProcessPool", "ProcessStartError"]
 
@@ -72,7 +72,7 @@ class ProcessPool:
                  threads: int) -> None:
         self._context = mp.get_context(start_method)
         if start_method == "forkserver":
-            self._context.set_forkserver_preload(["backend.jobs.worker", "backend.jobs.outcome", "plotly.graph_objects",
+            self._context.set_forkserver_preload(["backend.jobs.embedded.worker", "backend.jobs.outcome", "plotly.graph_objects",
                                                   *preload])
         self._preload = preload
         self._warm_target = warm

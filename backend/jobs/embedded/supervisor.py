@@ -14,9 +14,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from backend.jobs.embedded.pool import JobProcess
 from backend.jobs.limits import DEADLINE_EXIT_CODE, JobLimits, tree_rss_mb
 from backend.jobs.outcome import Outcome
-from backend.jobs.pool import JobProcess
 from backend.jobs.store import JobStore
 
 __all__ = ["JobWatch", "Supervisor", "describe_exit"]

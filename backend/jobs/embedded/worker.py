@@ -22,7 +22,7 @@ from backend.jobs.limits import (
     watch_parent_and_deadline,
 )
 
-__all__ = ["warm_up_figures", "worker_main"]
+__all__ = ["worker_main"]
 
 
 def worker_main(conn: Connection, preload: list[str], progress_interval_s: float, threads: int = 1,
@@ -34,7 +34,7 @@ def worker_main(conn: Connection, preload: list[str], progress_interval_s: float
     os.environ.setdefault("OMP_NUM_THREADS", str(threads))
     import importlib
 
-    from backend.jobs.outcome import Outcome, execute
+    from backend.jobs.outcome import Outcome, execute, warm_up_figures
     from backend.registry import load_spec
     from models.common import Cancelled
 
@@ -78,13 +78,3 @@ def worker_main(conn: Connection, preload: list[str], progress_interval_s: float
         conn.send(("outcome", Outcome.failed(f"the method could not be loaded: {type(exc).__name__}: {exc}")))
         return
     conn.send(("outcome", execute(spec, params, progress, limits.memory_mb, limits.max_result_mb)))
-
-
-def warm_up_figures() -> None:
-    """Pay plotly's first-serialisation cost (validators, encoders) before a job arrives."""
-    try:
-        import plotly.graph_objects as go
-
-        go.Figure(go.Scatter(x=[0.0], y=[0.0]), layout={"title": "warm"}).to_json()
-    except Exception:  # noqa: BLE001 - only a speed-up
-        pass

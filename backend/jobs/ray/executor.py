@@ -22,7 +22,7 @@ from typing import Any
 
 from backend.jobs.limits import DEADLINE_EXIT_CODE, JobLimits
 from backend.jobs.outcome import Outcome
-from backend.jobs.ray_task import ProgressBoard, run_job_task
+from backend.jobs.ray.task import ProgressBoard, run_job_task
 from backend.jobs.store import JobStore
 from backend.registry import load_spec
 from backend.settings import Settings

@@ -15,8 +15,7 @@ import time
 from typing import Any
 
 from backend.jobs.limits import DEADLINE_EXIT_CODE, JobLimits, limit_threads, tree_rss_mb
-from backend.jobs.outcome import Outcome, execute
-from backend.jobs.worker import warm_up_figures
+from backend.jobs.outcome import Outcome, execute, warm_up_figures
 
 __all__ = ["ProgressBoard", "run_job_task"]
 
