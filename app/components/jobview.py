@@ -12,7 +12,24 @@ import plotly.io as pio
 
 from app.components.status import TERMINAL, JobStatus
 
-__all__ = ["TERMINAL", "JobView"]
+__all__ = ["TERMINAL", "JobView", "VerdictView"]
+
+
+@dataclass(frozen=True)
+class VerdictView:
+    """The verdict the model server derived from the claims (its `VerdictPublic`): the banner's label, tone
+    and detail."""
+
+    label: str
+    tone: str = "info"  # success, warning, error or info: the banner's colour
+    detail: str = ""
+
+    @classmethod
+    def from_api(cls, payload: dict[str, Any] | None) -> VerdictView | None:
+        if not payload:
+            return None
+        return cls(label=str(payload.get("label") or ""), tone=str(payload.get("tone") or "info"),
+                   detail=str(payload.get("detail") or ""))
 
 
 @dataclass
@@ -32,7 +49,7 @@ class JobView:
     started_at: str = ""
     finished_at: str = ""
     summary: str = ""
-    verdict: dict[str, Any] | None = None
+    verdict: VerdictView | None = None
     share_link: str = ""  # set when the job was opened through a read-only share link
 
     @classmethod
@@ -45,7 +62,7 @@ class JobView:
             artifacts=list(payload.get("artifacts") or []), error=payload.get("error"),
             created_at=str(payload.get("created_at") or ""), started_at=str(payload.get("started_at") or ""),
             finished_at=str(payload.get("finished_at") or ""), summary=str(payload.get("summary") or ""),
-            verdict=payload.get("verdict"),
+            verdict=VerdictView.from_api(payload.get("verdict")),
         )
 
     @property

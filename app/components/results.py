@@ -8,7 +8,7 @@ from typing import Any
 import streamlit as st
 
 from app import client
-from app.components.jobview import JobView
+from app.components.jobview import JobView, VerdictView
 from app.components.plain import plain
 from app.components.widgets import format_number, table
 
@@ -26,15 +26,15 @@ def verdict_banner(job: JobView) -> None:
     The verdict is computed by the model server from the claims (one rule for every method); with a
     claims table below, the banner names how many claims hold instead of repeating their numbers.
     """
-    verdict = job.verdict or {"label": "Done", "tone": "info", "detail": ""}
-    draw = _BANNERS.get(str(verdict.get("tone")), st.info)
+    verdict = job.verdict or VerdictView("Done")
+    draw = _BANNERS.get(verdict.tone, st.info)
     claims = (job.result or {}).get("claims") or []
     if claims:
         held = sum(1 for c in claims if c.get("holds") == "held")
         detail = f": {held} of {len(claims)} claims hold on every seed (table below)"
     else:
-        detail = f": {plain(verdict['detail'])}" if verdict.get("detail") else ""
-    draw(f"**{plain(verdict['label'])}**{detail}")  # the label is shown literally (an id's _ is no italics)
+        detail = f": {plain(verdict.detail)}" if verdict.detail else ""
+    draw(f"**{plain(verdict.label)}**{detail}")  # the label is shown literally (an id's _ is no italics)
 
 
 def _cell_text(text: str) -> str:

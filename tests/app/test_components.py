@@ -189,7 +189,7 @@ def test_progress_cancel_and_run_disabled_while_running(slow_backend: str) -> No
 
 
 def _claims_script() -> None:
-    from app.components.jobview import JobView
+    from app.components.jobview import JobView, VerdictView
     from app.components.results import claims_table, verdict_banner
 
     claim = {"id": "beats", "statement": "Ours beats | the baseline", "paper": "+20 points", "quantity": "gain (points)",
@@ -199,7 +199,7 @@ def _claims_script() -> None:
                        {"seed": 1, "value": 0.1234567890123, "holds": False, "floor_ok": True, "note": ""}],
              "detail": "> 0 on 1 of 2 seeds"}
     job = JobView(id="j1", method="m", status="succeeded", progress=1.0, message="", params={},
-                  result={"claims": [claim]}, verdict={"label": "Partly reproduced", "tone": "warning", "detail": "x"})
+                  result={"claims": [claim]}, verdict=VerdictView("Partly reproduced", "warning", "x"))
     verdict_banner(job)
     claims_table(job)
 
