@@ -14,29 +14,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from enum import StrEnum
 from typing import Any, NamedTuple
 
 from sqlalchemy import ColumnElement, and_, delete, func, or_, select, true, update
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.functions import coalesce
 
+from db.status import ACTIVE, TERMINAL, JobStatus
 from db.tables import Artifact, Job, ShareLink, utcnow
 
-__all__ = ["ACTIVE", "INTERRUPTED_MESSAGE", "ClaimedJob", "JobRepository", "JobStatus", "TERMINAL"]
+__all__ = ["ACTIVE", "CANCELLING_MESSAGE", "INTERRUPTED_MESSAGE", "ClaimedJob", "JobRepository", "JobStatus", "TERMINAL"]
 
 INTERRUPTED_MESSAGE = "interrupted by a server restart"
-
-
-class JobStatus(StrEnum):
-    """The stored status of a job; the values are what the API returns and the front end compares."""
-
-    QUEUED = "queued"
-    RUNNING = "running"
-    SUCCEEDED = "succeeded"
-    FAILED = "failed"
-    CANCELLED = "cancelled"
-    TIMED_OUT = "timed_out"
+CANCELLING_MESSAGE = "cancelling"  # a running job asked to stop, until its supervisor ends it
 
 
 class ClaimedJob(NamedTuple):
@@ -47,8 +37,6 @@ class ClaimedJob(NamedTuple):
     params: dict[str, Any]
 
 
-TERMINAL = frozenset({JobStatus.SUCCEEDED, JobStatus.FAILED, JobStatus.CANCELLED, JobStatus.TIMED_OUT})
-ACTIVE = frozenset({JobStatus.QUEUED, JobStatus.RUNNING})
 _ACTIVE = tuple(status.value for status in ACTIVE)
 
 
@@ -240,7 +228,7 @@ class JobRepository:
             self.cancel(job_id)
         elif job.status == JobStatus.RUNNING.value:
             job.cancel_requested = True
-            job.message = "cancelling"
+            job.message = CANCELLING_MESSAGE
         self.session.flush()
         self.session.refresh(job)
         return job.status

@@ -9,6 +9,8 @@ from typing import Any
 from sqlalchemy import JSON, Boolean, DateTime, Float, ForeignKey, Index, LargeBinary, String, Text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
+from db.status import JobStatus
+
 __all__ = ["Artifact", "Base", "Identity", "Job", "ShareLink", "utcnow"]
 
 
@@ -28,7 +30,7 @@ class Job(Base):
     id: Mapped[str] = mapped_column(String(36), primary_key=True, default=lambda: str(uuid.uuid4()))
     method: Mapped[str] = mapped_column(String(64), index=True)
     params: Mapped[dict[str, Any]] = mapped_column(JSON)
-    status: Mapped[str] = mapped_column(String(16), index=True, default="queued")
+    status: Mapped[str] = mapped_column(String(16), index=True, default=JobStatus.QUEUED.value)
     progress: Mapped[float] = mapped_column(Float, default=0.0)
     message: Mapped[str] = mapped_column(Text, default="")
     owner: Mapped[str] = mapped_column(String(64), default="", index=True)

@@ -33,6 +33,7 @@ from backend.jobs.service import InvalidParams, UnknownMethod
 from backend.settings import Settings
 from db.identities import ShareLinkRepository
 from db.jobs import JobRepository
+from db.status import ACTIVE, JobStatus
 from db.tables import Job
 
 router = APIRouter(prefix="/api/jobs", tags=["jobs"], responses=ERROR_RESPONSES)
@@ -84,7 +85,7 @@ def create_job(body: JobCreate, service: ServiceDep, caller: CallerDep, settings
         raise HTTPException(422, str(exc)) from None
     except QuotaExceeded as exc:
         raise HTTPException(429, exc.detail, headers={"Retry-After": str(exc.retry_after_s)}) from None
-    return JobCreated(id=job_id, status="queued")
+    return JobCreated(id=job_id, status=JobStatus.QUEUED)
 
 
 @router.get("", response_model=JobsPublic, summary="Earlier jobs, newest first (without params and results)")
@@ -137,7 +138,7 @@ def cancel_job(job_id: str, service: ServiceDep, session: SessionDep, caller: Ca
                summary="Delete a finished run: its result, artifacts and share links (cancel a running one first)")
 def delete_run(job_id: str, session: SessionDep, caller: CallerDep, settings: SettingsDep) -> Response:
     job = _load(session, job_id, caller, settings)
-    if job.status in ("queued", "running"):
+    if job.status in ACTIVE:
         raise HTTPException(409, f"the run {job_id[:8]} is still {job.status}; cancel it first")
     JobRepository(session).delete_finished(job.id)
     session.commit()
