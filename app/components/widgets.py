@@ -258,9 +258,9 @@ def bound_problem(prop: Mapping[str, Any], value: Any, label: str) -> str:
     if high is not None and value > high:
         return f"{label}: {value:g} is above the maximum of {high:g}"
     if prop.get("exclusiveMinimum") is not None and value <= prop["exclusiveMinimum"]:
-        return f"{label}: {value:g} must be above {prop['exclusiveMinimum']:g}"
+        return f"{label}: {value:g} is below the minimum: it must be above {prop['exclusiveMinimum']:g}"
     if prop.get("exclusiveMaximum") is not None and value >= prop["exclusiveMaximum"]:
-        return f"{label}: {value:g} must be below {prop['exclusiveMaximum']:g}"
+        return f"{label}: {value:g} is above the maximum: it must be below {prop['exclusiveMaximum']:g}"
     return ""
 
 

@@ -21,8 +21,16 @@ jobs on a shared model server, each with a time and memory limit; your runs stay
 """
 
 
+def first_sentence(text: str, limit: int = 140) -> str:
+    """The summary's first sentence for a card, cut at a word (never mid-word) when it is long."""
+    sentence = text.strip().split(". ")[0].rstrip(".")
+    if len(sentence) > limit:
+        sentence = sentence[:limit].rsplit(" ", 1)[0].rstrip(",;:") + " …"
+    return sentence + ("" if sentence.endswith("…") else ".")
+
+
 def _card(method: dict) -> None:
-    with st.container(border=True, height=200):
+    with st.container(border=True):
         if (PAGES_DIR / f"{method['name']}.py").exists():
             # target=_self: the page opens in this tab (a plain markdown link opens a new one)
             st.markdown(f'<a href="/{method["name"]}" target="_self"><b>{method.get("nav_title") or method["title"]}</b></a>',
@@ -30,7 +38,7 @@ def _card(method: dict) -> None:
         else:
             st.markdown(f"**{method.get('nav_title') or method['title']}**")
         st.caption(f"{method['paper']['title']} ({method['paper']['venue']})")
-        st.markdown(method["summary"])
+        st.markdown(first_sentence(method["summary"]))
 
 
 def method_cards(listing: list[dict]) -> None:

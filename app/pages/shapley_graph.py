@@ -22,6 +22,7 @@ from app.components import (
 
 NAME = "shapley_graph"
 PICKER = f"{NAME}._molecule"
+LOADED_NAME = f"{NAME}._loaded_name"  # (smiles, name) of the example or run last loaded
 CUSTOM = "Custom SMILES (type it below)"
 MASKING_LABELS = {"baseline": "Feature baseline (zeros)", "delete": "Node deletion", "mean": "Mean-feature baseline"}
 
@@ -40,8 +41,17 @@ def _by_smiles() -> dict[str, dict[str, Any]]:
 
 def _sync_picker(params: dict[str, Any]) -> None:
     """An example or an earlier run was loaded: show its molecule in the picker (Custom when unlisted)."""
-    listed = _by_smiles().get(str(params.get("smiles", "")).strip())
+    smiles = str(params.get("smiles", "")).strip()
+    listed = _by_smiles().get(smiles)
     st.session_state[PICKER] = _label(listed) if listed else CUSTOM
+    st.session_state[LOADED_NAME] = (smiles, str(params.get("name", "")))
+
+
+def _name(smiles: str) -> str:
+    """The display name the run is submitted with: the loaded one while its SMILES is unchanged, else ""
+    (the server names a listed molecule)."""
+    loaded_smiles, loaded_name = st.session_state.get(LOADED_NAME, ("", ""))
+    return loaded_name if smiles.strip() == loaded_smiles else ""
 
 
 def _picked() -> None:
@@ -85,7 +95,7 @@ def controls() -> dict[str, Any]:
         curve = param_widget(NAME, "error_curve", label="Error vs budget curve (first seed, wherever an exact reference exists)")
         seeds = param_widget(NAME, "seeds")
         seed = param_widget(NAME, "seed", label="Seed", widget="number")
-    return {"smiles": smiles, "name": "", "predictor": predictor, "masking": masking, "budget": budget,
+    return {"smiles": smiles, "name": _name(str(smiles)), "predictor": predictor, "masking": masking, "budget": budget,
             "bond_dim": bond_dim, "ensemble": ensemble, "compare_baselines": compare, "error_curve": curve,
             "seeds": seeds, "seed": seed}
 

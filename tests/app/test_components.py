@@ -214,3 +214,17 @@ def test_the_claims_table_shows_paper_ours_and_holds_and_the_banner_counts_them(
     assert "Ours beats / the baseline" in table_md, "a pipe in a claim cannot break the table"
     seeds = at.dataframe[0].value
     assert list(seeds["Value"]) == ["3", "0.1235"], "per-seed values formatted, no 17-digit floats"
+
+
+@pytest.mark.parametrize(("prop", "value", "words"), [
+    ({"minimum": 0}, -7, "is below the minimum of 0"),
+    ({"maximum": 5}, 6, "is above the maximum of 5"),
+    ({"exclusiveMinimum": 0}, 0, "is below the minimum: it must be above 0"),
+    ({"exclusiveMaximum": 1}, 1, "is above the maximum: it must be below 1"),
+])
+def test_every_out_of_range_number_is_named_with_its_bound(prop: dict, value: float, words: str) -> None:
+    """One wording for every bound, exclusive ones included (the browser test looks for it on every page)."""
+    from app.components.widgets import bound_problem
+
+    assert bound_problem(prop, value, "Rate") == f"Rate: {value:g} {words}"
+    assert bound_problem(prop, 0.5, "Rate") == ""

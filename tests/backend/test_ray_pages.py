@@ -3,8 +3,8 @@
 Each method runs its `smoke_params` (its defaults when it declares none) once through a backend with
 EXECUTOR=ray and once through the embedded executor, at the same time; results and verdicts must be
 equal apart from measured durations (keys such as `seconds`, `total_seconds`, `seconds_per_step`,
-`*_seconds`, `*_ms`),
-which no two runs share."""
+`*_seconds`, `*_ms`, and the measured values of a claim whose quantity is a measured time, such as
+skill_moe's runtime ratio, of which only the verdict must agree), which no two runs share."""
 
 from __future__ import annotations
 
@@ -25,12 +25,15 @@ from tests.conftest import wait_for
 pytestmark = pytest.mark.slow
 END = {"succeeded", "failed", "cancelled", "timed_out"}
 TIMING_KEY = re.compile(r"^(seconds|elapsed|wall|runtime)$|^seconds_|_(seconds|elapsed|ms|s)$")
+TIMED_CLAIM = re.compile(r"\bmeasured\b.*\btime\b", re.IGNORECASE)
 PAGES = [(m.spec.name, dict(m.spec.smoke_params or {})) for m in discover().ordered() if m.module.startswith("models.")]
 
 
 def without_timings(value: Any) -> Any:
     """`value` with every measured-duration entry removed, recursively."""
     if isinstance(value, dict):
+        if TIMED_CLAIM.search(str(value.get("quantity", ""))) and "holds" in value:
+            return {"id": value.get("id"), "holds": value["holds"]}  # a timed claim: only its verdict is shared
         return {key: without_timings(item) for key, item in value.items() if not TIMING_KEY.search(str(key))}
     if isinstance(value, list):
         return [without_timings(item) for item in value]
@@ -52,6 +55,11 @@ def test_timing_keys_are_recognised() -> None:
                "seconds_per_step": 0.01}
     assert without_timings({**kept, **dropped, "stages": [{"name": "parse", "seconds": 0.5}]}) == {
         **kept, "stages": [{"name": "parse"}]}
+    timed = {"id": "runtime", "quantity": "measured CPU time, ours / baseline", "holds": "held",
+             "ours": {"mean": 0.52}, "seeds": [{"value": 0.52}]}
+    counted = {"id": "gain", "quantity": "accuracy - best baseline (points)", "holds": "held", "ours": {"mean": 3.0}}
+    assert without_timings({"claims": [timed, counted]}) == {
+        "claims": [{"id": "runtime", "holds": "held"}, counted]}
 
 
 @pytest.mark.parametrize(("method", "params"), PAGES, ids=[name for name, _ in PAGES])

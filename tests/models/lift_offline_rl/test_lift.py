@@ -114,8 +114,12 @@ def test_too_many_steps_names_the_field() -> None:
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_headline_partial_observation_ten_logs(seed: int) -> None:
     """The defaults (4-D, partial observation, 10 logs): the raw learner has room to gain on every seed we ran,
-    and the augmented learner's paths are shorter. Whether the +20 points hold is the claims' business."""
+    and the path-length claim reports exactly the measured ratio and its verdict. Whether shorter paths or the
+    +20 points hold on a seed is the claims' business (seed 2 measures 1.007 here: the page says 'partial')."""
     result = SPEC.run(Params(seed=seed), no_progress)
     claims = {c.id: c for c in result.claims}
     assert claims["success_gain"].seeds[0].floor_ok  # raw below 90%: the setting can show a gain
-    assert result.mean_steps.augmented < result.mean_steps.raw
+    path = claims["path_length"].seeds[0]
+    ratio = result.mean_steps.augmented / result.mean_steps.raw
+    assert path.value == pytest.approx(ratio)
+    assert path.holds == (ratio < 1.0 and path.floor_ok)
