@@ -32,6 +32,9 @@ def verdict_banner(job: JobView) -> None:
     if claims:
         held = sum(1 for c in claims if c.get("holds") == "held")
         detail = f": {held} of {len(claims)} claims hold on every seed (table below)"
+        beaten = (verdict.detail or "").split("; ")[0]
+        if beaten.startswith("beaten on "):  # the label may only say "a baseline wins": name who, on what
+            detail += f"; {plain(beaten)}"
     else:
         detail = f": {plain(verdict.detail)}" if verdict.detail else ""
     draw(f"**{plain(verdict.label)}**{detail}")  # the label is shown literally (an id's _ is no italics)

@@ -6,6 +6,7 @@ import json
 import logging
 import os
 import re
+import textwrap
 import traceback
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -17,6 +18,7 @@ from backend.jobs.limits import tree_rss_mb
 from backend.jobs.run import is_out_of_memory, out_of_memory_message, run_method
 from db.jobs import JobStatus
 from models.common import Cancelled, MethodInputError, MethodSpec, Progress
+from models.common.claims import LABEL_LIMIT
 
 __all__ = ["Ending", "Outcome", "execute", "unlinked", "warm_up_figures"]
 
@@ -87,6 +89,11 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _LINK_TAG = re.compile(r"</?a\b[^>]*>", re.IGNORECASE)
 
 
+def fit_label(label: str, limit: int = LABEL_LIMIT) -> str:
+    """A verdict label within the store's column, cut at a word with an ellipsis (never mid-word)."""
+    return label if len(label) <= limit else textwrap.shorten(label, limit, placeholder=" …")
+
+
 def _printable(text: str) -> str:
     """Control characters (NUL first: PostgreSQL text refuses it) replaced by U+FFFD."""
     return _CONTROL.sub("\ufffd", text)
@@ -114,7 +121,7 @@ def execute(spec: MethodSpec[Any, Any], params: dict[str, Any], progress: Progre
         verdict = run.verdict
         outcome = Outcome(Ending.SUCCEEDED, result=run.result.model_dump(mode="json"),
                           metrics=dict(run.result.metrics()), figures=figures, artifacts=artifacts,
-                          verdict={"label": _printable(verdict.label)[:64], "tone": verdict.tone,
+                          verdict={"label": fit_label(_printable(verdict.label)), "tone": verdict.tone,
                                    "detail": _printable(verdict.detail)[:500]})
     except Cancelled:
         return Outcome.cancelled()

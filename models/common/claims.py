@@ -47,6 +47,7 @@ __all__ = [
     "Claim",
     "ClaimResult",
     "Holds",
+    "LABEL_LIMIT",
     "Measurement",
     "SeedOutcome",
     "Spread",
@@ -61,6 +62,7 @@ __all__ = [
 ]
 
 QUALITATIVE = "qualitative"
+LABEL_LIMIT = 64  # the store's verdict column: a label is built to fit it, never cut mid-word
 Holds = Literal["held", "partial", "not_held", "not_tested"]
 Op = Literal["<=", ">=", "<", ">", "within"]
 
@@ -254,8 +256,8 @@ def claims_verdict(claims: Sequence[ClaimResult], standing: Standing | None = No
     beaten = standing.beaten_by() if standing is not None else []
     all_held = bool(headline) and all(c.holds == "held" for c in headline) and not beaten
     detail = "; ".join(f"{c.id} {c.holds.replace('_', ' ')}: {c.ours.text}" for c in claims)
-    if beaten and standing is not None:
-        detail += f"; beaten on {standing.metric} by {', '.join(beaten)}"
+    if beaten and standing is not None:  # first, so that a detail cut to the store's size keeps it
+        detail = f"beaten on {standing.metric} by {', '.join(beaten)}; {detail}"
     if answer is not None:
         if answer.tone == "success" and not all_held and headline:
             return Verdict(answer.label, "warning", "; ".join(p for p in (answer.detail, detail) if p))
@@ -269,11 +271,27 @@ def claims_verdict(claims: Sequence[ClaimResult], standing: Standing | None = No
                            "to check the paper)", "success", detail)
         return Verdict(f"Reproduced: all {len(headline)} headline claims hold on each of {n} seeds", "success", detail)
     if beaten and standing is not None and bool(headline) and all(c.holds == "held" for c in headline):
-        return Verdict(f"All {len(headline)} headline claims hold, but {', '.join(beaten)} scores better on "
-                       f"{standing.metric}", "warning", detail)
+        head = f"All {len(headline)} headline claims hold, but "
+        return Verdict(head + _beaten_phrase(beaten, standing.metric, LABEL_LIMIT - len(head)), "warning", detail)
     some = sum(1 for c in claims if c.holds in ("held", "partial"))
     if some:
         held = sum(1 for c in headline if c.holds == "held")
-        suffix = f"; {', '.join(beaten)} scores better on {standing.metric}" if beaten and standing else ""
-        return Verdict(f"Partly reproduced: {held} of {len(headline)} headline claims hold{suffix}", "warning", detail)
+        head = f"Partly reproduced: {held} of {len(headline)} headline claims hold"
+        if beaten and standing is not None:
+            head += "; " + _beaten_phrase(beaten, standing.metric, LABEL_LIMIT - len(head) - 2)
+        return Verdict(head, "warning", detail)
     return Verdict("Not reproduced: no claim holds here", "error", detail)
+
+
+def _beaten_phrase(beaten: Sequence[str], metric: str, room: int) -> str:
+    """Who beats the paper's method, as fully as `room` characters allow (the detail always names them)."""
+    names = ", ".join(beaten)
+    verb = "scores" if len(beaten) == 1 else "score"
+    for phrase in (f"{names} {verb} better on {metric}", f"{names} {verb} better"):
+        if len(phrase) <= room:
+            return phrase
+    for phrase in (("a baseline scores better", "a baseline wins") if len(beaten) == 1 else
+                   (f"{len(beaten)} baselines score better", f"{len(beaten)} baselines win")):
+        if len(phrase) <= room:
+            return phrase
+    return "beaten"

@@ -204,6 +204,26 @@ def _claims_script() -> None:
     claims_table(job)
 
 
+def _beaten_script() -> None:
+    from app.components.jobview import JobView, VerdictView
+    from app.components.results import verdict_banner
+
+    claim = {"id": "beats", "holds": "held"}
+    verdict_banner(JobView(id="j2", method="m", status="succeeded", progress=1.0, message="", params={},
+                           result={"claims": [claim]},
+                           verdict=VerdictView("All 1 headline claims hold, but a baseline wins", "warning",
+                                               "beaten on test_loss by FNO (regular grid); beats held: 1")))
+
+
+def test_the_banner_names_who_beats_the_method_when_the_label_has_no_room() -> None:
+    at = AppTest.from_function(_beaten_script, default_timeout=30)
+    at.run()
+    assert not at.exception
+    assert [w.value for w in at.warning] == [
+        "**All 1 headline claims hold, but a baseline wins**: 1 of 1 claims hold on every seed (table below); "
+        "beaten on test\\_loss by FNO \\(regular grid\\)"]  # shown literally: escaped markdown
+
+
 def test_the_claims_table_shows_paper_ours_and_holds_and_the_banner_counts_them() -> None:
     at = AppTest.from_function(_claims_script, default_timeout=30)
     at.run()

@@ -134,3 +134,19 @@ def test_a_job_process_stops_itself_past_its_own_deadline() -> None:
         job_process.stop()
     finally:
         pool.close()
+
+
+@pytest.mark.parametrize("label", ["Partly reproduced: 2 of 4 headline claims hold; Local only (radius GNO) "
+                                   "scores better on relative L2", "Proved", "x" * 80])
+def test_a_stored_verdict_label_fits_its_column_and_is_cut_at_a_word(label: str) -> None:
+    from backend.jobs.outcome import fit_label
+    from models.common.claims import LABEL_LIMIT
+
+    fitted = fit_label(label)
+    assert len(fitted) <= LABEL_LIMIT
+    if len(label) <= LABEL_LIMIT:
+        assert fitted == label
+    else:  # what is kept is whole words of the label, then an ellipsis
+        kept = fitted.removesuffix(" …").removesuffix("…").strip()
+        assert fitted.endswith("…") and label.startswith(kept)
+        assert kept == "" or label[len(kept)] == " "

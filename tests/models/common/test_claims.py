@@ -8,6 +8,7 @@ import pytest
 
 from models.common import MethodResult
 from models.common.claims import (
+    LABEL_LIMIT,
     Claim,
     Measurement,
     Standing,
@@ -121,4 +122,25 @@ def test_the_label_names_who_scores_better_by_display_name_and_metric() -> None:
     assert standing.beaten_by() == ["EMA of the weights"]
     verdict = claims_verdict(held, standing)
     assert verdict.tone == "warning"
-    assert verdict.label == "All 1 headline claims hold, but EMA of the weights scores better on test loss"
+    # the whole phrase would pass the store's 64 characters: the label names the winner, the detail the metric
+    assert verdict.label == "All 1 headline claims hold, but EMA of the weights scores better"
+    assert verdict.detail.startswith("beaten on test loss by EMA of the weights")
+
+
+def test_a_label_fits_the_store_and_names_the_winner_only_when_it_fits() -> None:
+    """The label is built within LABEL_LIMIT (never cut mid-word downstream); the detail always names who won."""
+    partial = evaluate_claims([BEATS, RATIO], {"beats": _m(1, 1, 1), "ratio": _m(0.1, 0.9, 0.9)}, SEEDS)
+    held = evaluate_claims([BEATS, RATIO], {"beats": _m(1, 1, 1), "ratio": _m(0.1, 0.1, 0.1)}, SEEDS)
+    long_name = "Local only (radius GNO, no attention)"
+    for names in (["fno"], [long_name], [long_name, "Global only (latent attention)"]):
+        scores = {"ours": 1.0} | {name: 0.5 for name in names}
+        standing = Standing(metric="relative L2 error on the adaptive mesh", lower_is_better=True, method="ours",
+                            scores=scores)
+        for claims in (partial, held):
+            verdict = claims_verdict(claims, standing)
+            assert len(verdict.label) <= LABEL_LIMIT, verdict.label
+            assert verdict.tone == "warning" and verdict.detail.startswith(f"beaten on {standing.metric} by ")
+            assert all(name in verdict.detail for name in names)
+    short = claims_verdict(partial, Standing(metric="loss", lower_is_better=True, method="ours",
+                                             scores={"ours": 1.0, "fno": 0.5}))
+    assert short.label == "Partly reproduced: 1 of 2 headline claims hold; a baseline wins"
