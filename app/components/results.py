@@ -58,8 +58,12 @@ def claims_table(job: JobView) -> None:
             "|---|---|---|---|---|"]
     for c in claims:
         secondary = "" if c.get("headline", True) else " *(secondary)*"
+        criterion = f"{c['quantity']} {c['criterion']}"
+        refused = sum(1 for o in c.get("seeds", []) if o.get("holds") is not None and not o.get("floor_ok", True))
+        if refused:  # the value may meet the criterion, yet the run was degenerate: say why it does not count
+            criterion += f"; sanity floor not met on {refused} seed{'s' if refused > 1 else ''}: {c.get('floor')}"
         cells = [_cell_text(text) for text in (_HOLDS.get(c["holds"], c["holds"]), c["statement"], c["paper"],
-                                                c["ours"]["text"], f"{c['quantity']} {c['criterion']}")]
+                                                c["ours"]["text"], criterion)]
         cells[1] += secondary
         rows.append("| " + " | ".join(cells) + " |")
     st.markdown("\n".join(rows))

@@ -193,10 +193,10 @@ def _claims_script() -> None:
     from app.components.results import claims_table, verdict_banner
 
     claim = {"id": "beats", "statement": "Ours beats | the baseline", "paper": "+20 points", "quantity": "gain (points)",
-             "criterion": "> 0", "floor": "", "headline": True, "holds": "partial",
+             "criterion": "> 0", "floor": "the baseline was tuned", "headline": True, "holds": "partial",
              "ours": {"mean": 1.5, "sd": 2.0, "n": 2, "text": "1.5 ± 2 (2 seeds)"},
              "seeds": [{"seed": 0, "value": 3.0, "holds": True, "floor_ok": True, "note": ""},
-                       {"seed": 1, "value": 0.1234567890123, "holds": False, "floor_ok": True, "note": ""}],
+                       {"seed": 1, "value": 0.1234567890123, "holds": False, "floor_ok": False, "note": ""}],
              "detail": "> 0 on 1 of 2 seeds"}
     job = JobView(id="j1", method="m", status="succeeded", progress=1.0, message="", params={},
                   result={"claims": [claim]}, verdict=VerdictView("Partly reproduced", "warning", "x"))
@@ -232,6 +232,8 @@ def test_the_claims_table_shows_paper_ours_and_holds_and_the_banner_counts_them(
     table_md = next(m.value for m in at.markdown if m.value.startswith("| Holds"))
     assert "🟡 partial" in table_md and "+20 points" in table_md and "1.5 ± 2 (2 seeds)" in table_md
     assert "Ours beats / the baseline" in table_md, "a pipe in a claim cannot break the table"
+    # seed 1 met "> 0" but its run was degenerate: the table says why it does not count
+    assert "sanity floor not met on 1 seed: the baseline was tuned" in table_md
     seeds = at.dataframe[0].value
     assert list(seeds["Value"]) == ["3", "0.1235"], "per-seed values formatted, no 17-digit floats"
 
