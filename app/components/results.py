@@ -41,8 +41,9 @@ def verdict_banner(job: JobView) -> None:
 
 
 def _cell_text(text: str) -> str:
-    """Text for one cell of a markdown table: no pipes or line breaks, and no markup of its own."""
-    plain = str(text).replace("|", "/").replace("\n", " ")
+    """Text for one cell of a markdown table: no line breaks, and no markup of its own; a pipe (|x|, an
+    absolute value) is escaped as GFM tables allow, so it shows as itself and cannot split the cell."""
+    plain = str(text).replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
     for char in ("*", "_", "`", "[", "]", "<", ">", "#"):
         plain = plain.replace(char, "\\" + char)
     return plain

@@ -231,7 +231,8 @@ def test_the_claims_table_shows_paper_ours_and_holds_and_the_banner_counts_them(
     assert [w.value for w in at.warning] == ["**Partly reproduced**: 0 of 1 claims hold on every seed (table below)"]
     table_md = next(m.value for m in at.markdown if m.value.startswith("| Holds"))
     assert "🟡 partial" in table_md and "+20 points" in table_md and "1.5 ± 2 (2 seeds)" in table_md
-    assert "Ours beats / the baseline" in table_md, "a pipe in a claim cannot break the table"
+    assert "Ours beats \\| the baseline" in table_md, "a pipe in a claim is escaped: it cannot break the table"
+    assert table_md.splitlines()[2].count("|") - table_md.splitlines()[2].count("\\|") == 6, "five cells"
     # seed 1 met "> 0" but its run was degenerate: the table says why it does not count
     assert "sanity floor not met on 1 seed: the baseline was tuned" in table_md
     seeds = at.dataframe[0].value
