@@ -11,6 +11,7 @@ from app.components.widgets import (
     CUSTOM,
     KitInputError,
     apply_params,
+    edit_table,
     example_picker,
     examples,
     field_schema,
@@ -26,7 +27,7 @@ from app.components.widgets import (
     table,
 )
 
-__all__ = ["CUSTOM", "TERMINAL", "JobStatus", "claims_table", "format_number", "access", "ensure_token", "token_sidebar", "JobView", "KitInputError", "apply_params", "backend_banner", "downloads_panel",
+__all__ = ["CUSTOM", "TERMINAL", "JobStatus", "claims_table", "format_number", "access", "ensure_token", "token_sidebar", "JobView", "KitInputError", "apply_params", "backend_banner", "downloads_panel", "edit_table",
            "example_picker", "examples", "field_schema", "history_panel", "mark", "method_info", "method_page",
            "methods", "owner_id", "page_header", "param_key", "param_widget", "pending_input_errors", "report_input_error", "resource",
            "show_figures", "show_job", "show_metrics", "table", "verdict_banner", "verdict_of"]

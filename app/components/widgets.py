@@ -18,7 +18,8 @@ import streamlit as st
 from app import client
 
 __all__ = ["KitInputError", "apply_params", "bound_problem", "keep_controls", "restore_controls", "draw_example_picker", "example_picker", "examples", "field_schema", "format_number", "mark", "method_info",
-           "methods", "param_key", "param_widget", "pending_input_errors", "clear_input_errors", "report_input_error", "readable", "resource", "table"]
+           "methods", "param_key", "param_widget", "pending_input_errors", "clear_input_errors", "report_input_error", "readable", "resource", "table",
+           "edit_table"]
 
 CUSTOM = "(set the controls yourself)"
 _LOADERS = "_kit_loaders"
@@ -397,7 +398,7 @@ def table(rows: pd.DataFrame | Sequence[Mapping[str, Any]], *, key: str | None =
         kwargs["column_config"] = dict(column_config)
     if key is not None:
         kwargs["key"] = key
-    st.dataframe(frame, **kwargs)
+    st.dataframe(frame, placeholder="—", **kwargs)  # a missing value is a dash, never "None"
     if caption:
         st.caption(caption)
     return frame
@@ -428,3 +429,9 @@ def mark(ok: bool | None) -> str:
     if ok is None:
         return "—"
     return "✅" if ok else "❌"
+
+
+def edit_table(frame: pd.DataFrame, **kwargs: Any) -> pd.DataFrame:
+    """An editable input table (`st.data_editor`) whose empty cells show empty, not "None": in an input
+    table an empty cell means "not set" (an optional field), which the page turns into a missing param."""
+    return st.data_editor(frame, placeholder="", **kwargs)

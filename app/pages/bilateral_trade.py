@@ -60,7 +60,7 @@ def _rectangles() -> list[dict[str, Any]]:
     key = _key("distribution", "table")
     default = [[0.0, 0.2, 0.3, 0.5, 1.0], [0.5, 0.7, 0.8, 1.0, 1.0]]
     st.session_state.setdefault(key, pd.DataFrame(default, columns=RECTANGLE_COLUMNS))
-    frame = st.data_editor(st.session_state[key], num_rows="dynamic", key=f"{key}.editor", width="stretch")
+    frame = kit.edit_table(st.session_state[key], num_rows="dynamic", key=f"{key}.editor", width="stretch")
     rows = []
     for number, row in enumerate(frame.itertuples(index=False), start=1):
         empty = [c for c, v in zip(RECTANGLE_COLUMNS, row, strict=True) if v is None or pd.isna(v)]

@@ -12,6 +12,7 @@ import streamlit as st
 
 from app.components import (
     JobView,
+    edit_table,
     example_picker,
     examples,
     field_schema,
@@ -124,14 +125,14 @@ def _tables() -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
             _bounded_number(f"Room {field} (m)", f"scene.room.{field}", key, step=0.1, format="%g",
                             help={"width": "x, west to east", "depth": "y, south to north", "height": "ceiling"}[field])
     number = st.column_config.NumberColumn
-    objects = st.data_editor(
+    objects = edit_table(
         st.session_state[FRAMES["objects"]], key=EDITORS["objects"], num_rows="dynamic", hide_index=True, width="stretch",
         column_config={"name": st.column_config.TextColumn("Object", required=True, max_chars=40),
                        "width": number("Width (m)", min_value=0.05, max_value=30.0, help="along the object's right"),
                        "depth": number("Depth (m)", min_value=0.05, max_value=30.0, help="along the object's front"),
                        "height": number("Height (m)", min_value=0.02, max_value=10.0),
                        "yaw": number("Fixed yaw (deg)", min_value=-180.0, max_value=180.0, help="optional; 0 faces north")})
-    relations = st.data_editor(
+    relations = edit_table(
         st.session_state[FRAMES["relations"]], key=EDITORS["relations"], num_rows="dynamic", hide_index=True,
         width="stretch",
         column_config={
@@ -144,7 +145,7 @@ def _tables() -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
                                                      help="x: same x (a north-south line); y: same y"),
             "distance": number("Clearance (m)", min_value=0.2, max_value=3.0, help="walkway depth in front of a")})
     with st.expander("Doors and windows (their floor zones stay free)"):
-        openings = st.data_editor(
+        openings = edit_table(
             st.session_state[FRAMES["openings"]], key=EDITORS["openings"], num_rows="dynamic", hide_index=True,
             width="stretch",
             column_config={"name": st.column_config.TextColumn("Name", required=True),
