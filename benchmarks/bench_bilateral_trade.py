@@ -210,7 +210,8 @@ def _paper_beyond(quick: bool) -> None:
             ratios["streamed"].append(streamed.final_regret(bench.gbb) / (gap * horizon))
         rate = {k: seeds * horizon / v if v else None for k, v in seconds.items()}
         cells = [f"{rate[k]:,.0f}" if rate[k] else "—" for k in ("per-round", "streamed")]
-        speed = f"{rate['streamed'] / rate['per-round']:.1f}x" if rate["per-round"] else "—"
+        fast, slow = rate["streamed"], rate["per-round"]
+        speed = f"{fast / slow:.1f}x" if fast and slow else "—"
         shown = [f"{np.mean(ratios[k]):.2f}" if ratios[k] else "—" for k in ("per-round", "streamed")]
         print(f"{horizon:>11,} {seeds:>5} {cells[0]:>19} {cells[1]:>18} {speed:>8} {shown[0]:>19} {shown[1]:>18}")
 
