@@ -267,8 +267,8 @@ def claims_verdict(claims: Sequence[ClaimResult], standing: Standing | None = No
     if all_held:
         n = max(len(c.seeds) for c in headline)
         if n == 1:  # one seed is evidence, not the paper's check over seeds: the label says which
-            return Verdict(f"All {len(headline)} headline claims hold on this one seed (run 3 or more seeds "
-                           "to check the paper)", "success", detail)
+            return Verdict(f"All {len(headline)} headline claims hold on this one seed; run 3+ to check",
+                           "success", detail)
         return Verdict(f"Reproduced: all {len(headline)} headline claims hold on each of {n} seeds", "success", detail)
     if beaten and standing is not None and bool(headline) and all(c.holds == "held" for c in headline):
         head = f"All {len(headline)} headline claims hold, but "

@@ -141,6 +141,8 @@ def test_a_label_fits_the_store_and_names_the_winner_only_when_it_fits() -> None
             assert len(verdict.label) <= LABEL_LIMIT, verdict.label
             assert verdict.tone == "warning" and verdict.detail.startswith(f"beaten on {standing.metric} by ")
             assert all(name in verdict.detail for name in names)
+    one_seed = evaluate_claims([BEATS] * 12, {"beats": [Measurement(1.0)]}, [0])
+    assert len(claims_verdict(one_seed).label) <= LABEL_LIMIT, "the one-seed label fits with a two-digit count"
     short = claims_verdict(partial, Standing(metric="loss", lower_is_better=True, method="ours",
                                              scores={"ours": 1.0, "fno": 0.5}))
     assert short.label == "Partly reproduced: 1 of 2 headline claims hold; a baseline wins"
