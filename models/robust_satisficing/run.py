@@ -128,7 +128,7 @@ def _run_seed(params: Params, seed: int, progress: Progress) -> tuple[SeedScores
     tau = params.tau_factor * erm_validation
     irs = train_irs(problem, tau, monotone.stage(share, 2 * share))
     errors = jtt_errors(problem, monotone.stage(2 * share, 3 * share))
-    dro = _tuned([(f"eta = {s:g}", partial(train_group_dro, problem, step=s)) for s in DRO_STEPS], data, device,
+    dro = _tuned([(f"eta = {s:g}", partial(train_group_dro, problem, eta=s)) for s in DRO_STEPS], data, device,
                  monotone.stage(3 * share, 6 * share))
     term = _tuned([(f"t = {t:g}", partial(train_tilted_erm, problem, tilt=t)) for t in TERM_TILTS], data, device,
                   monotone.stage(6 * share, 9 * share))

@@ -18,7 +18,7 @@ from models.common.contract import Progress
 from models.robust_satisficing.tilted import K_MAX, fragility, tilted_weights
 
 __all__ = [
-    "DRO_STEP", "JTT_FRACTION", "JTT_UPWEIGHT", "TERM_TILT", "Fit", "Problem", "PassCount", "jtt_errors",
+    "DRO_STEP", "GroupDROWeights", "JTT_FRACTION", "JTT_UPWEIGHT", "TERM_TILT", "Fit", "Problem", "PassCount", "jtt_errors",
     "train_erm", "train_group_dro", "train_irs", "train_jtt", "train_tilted_erm",
 ]
 
@@ -137,20 +137,28 @@ def train_erm(problem: Problem, progress: Progress) -> Fit:
     return _train(problem, lambda losses, step: torch.full_like(losses, 1.0 / n), progress, "ERM")
 
 
-def train_group_dro(problem: Problem, progress: Progress, step: float = DRO_STEP) -> Fit:
+class GroupDROWeights:
+    """Group DRO's online weights (Sagawa et al. 2020, Algorithm 1): per step log q_g += eta L_g over the groups
+    present, q = softmax(log q), row i weighted q_{g(i)} / n_{g(i)} (the objective sum_g q_g L_g)."""
+
+    def __init__(self, groups: torch.Tensor, n_groups: int, eta: float) -> None:
+        self.groups, self.eta = groups, eta
+        self.counts = torch.bincount(groups, minlength=n_groups).to(torch.float32)
+        self.present = self.counts > 0
+        self.log_q = torch.where(self.present, torch.zeros_like(self.counts), torch.full_like(self.counts, -math.inf))
+
+    def __call__(self, losses: torch.Tensor, step: int) -> torch.Tensor:
+        """`step` (the iteration index) is not used: the update size is eta alone."""
+        group_loss = torch.zeros_like(self.counts).index_add_(0, self.groups, losses) / self.counts.clamp(min=1)
+        self.log_q = torch.where(self.present, self.log_q + self.eta * group_loss, self.log_q)
+        q = torch.softmax(self.log_q, dim=0)
+        return (q / self.counts.clamp(min=1))[self.groups]
+
+
+def train_group_dro(problem: Problem, progress: Progress, eta: float = DRO_STEP) -> Fit:
     """Group DRO (Sagawa et al. 2020): q_g <- q_g exp(eta L_g), objective sum_g q_g L_g (groups known)."""
-    counts = torch.bincount(problem.groups, minlength=problem.n_groups).to(torch.float32)
-    present = counts > 0
-    log_q = torch.where(present, torch.zeros_like(counts), torch.full_like(counts, -math.inf))
-
-    def weighting(losses: torch.Tensor, step: int) -> torch.Tensor:
-        nonlocal log_q
-        group_loss = torch.zeros_like(counts).index_add_(0, problem.groups, losses) / counts.clamp(min=1)
-        log_q = torch.where(present, log_q + step * group_loss, log_q)
-        q = torch.softmax(log_q, dim=0)
-        return (q / counts.clamp(min=1))[problem.groups]
-
-    return _train(problem, weighting, progress, f"group DRO (eta = {step:g})")
+    weighting = GroupDROWeights(problem.groups, problem.n_groups, eta)
+    return _train(problem, weighting, progress, f"group DRO (eta = {eta:g})")
 
 
 def train_tilted_erm(problem: Problem, progress: Progress, tilt: float = TERM_TILT) -> Fit:

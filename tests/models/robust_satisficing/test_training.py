@@ -8,6 +8,7 @@ import torch
 from models.common.contract import no_progress
 from models.robust_satisficing.tilted import K_MAX, tilted_loss
 from models.robust_satisficing.training import (
+    GroupDROWeights,
     Problem,
     per_sample_losses,
     train_erm,
@@ -66,3 +67,26 @@ def test_same_seed_same_numbers(small_problem: Problem) -> None:
     a = train_irs(small_problem, 0.3, no_progress)
     b = train_irs(small_problem, 0.3, no_progress)
     assert a.train_loss == b.train_loss and a.fragility == b.fragility
+
+
+def test_group_dro_first_update_is_softmax_of_eta_times_group_losses(small_problem: Problem) -> None:
+    """After one step q = softmax(eta L_g) (from uniform), whatever the iteration index passed along."""
+    losses = torch.rand(small_problem.X.shape[0], generator=torch.Generator().manual_seed(1))
+    counts = torch.bincount(small_problem.groups, minlength=small_problem.n_groups).to(torch.float32)
+    group_loss = torch.zeros(small_problem.n_groups).index_add_(0, small_problem.groups, losses) / counts
+    for eta in (0.01, 1.0):
+        weights = GroupDROWeights(small_problem.groups, small_problem.n_groups, eta)(losses, 0)
+        q = torch.softmax(eta * group_loss, dim=0)
+        assert torch.allclose(weights, (q / counts)[small_problem.groups], atol=1e-7)
+        assert float(weights.sum()) == pytest.approx(1.0, abs=1e-5)
+    second = GroupDROWeights(small_problem.groups, small_problem.n_groups, 0.5)
+    second(losses, 0)
+    weights = second(losses, 123)  # two steps: q = softmax(2 eta L_g); the index 123 must not enter
+    q = torch.softmax(2 * 0.5 * group_loss, dim=0)
+    assert torch.allclose(weights, (q / counts)[small_problem.groups], atol=1e-7)
+
+
+def test_group_dro_step_size_changes_the_model(small_problem: Problem) -> None:
+    small = train_group_dro(small_problem, no_progress, eta=0.001)
+    large = train_group_dro(small_problem, no_progress, eta=1.0)
+    assert small.train_loss[-1] != large.train_loss[-1]
