@@ -17,7 +17,8 @@ from app.components import (
 )
 
 NAME = "hedp"
-FIELDS = (("seeds", "epochs", "pretrain_epochs"), ("energy_weight", "energy_midline", "energy_border"),
+FIELDS = (("seeds", "epochs", "pretrain_epochs"),
+          ("tune_energy_weight", "energy_weight", "energy_midline", "energy_border"),
           ("keys", "learning_rate", "seed"))
 
 
@@ -28,7 +29,8 @@ def controls() -> dict[str, Any]:
         with column:
             for field in names:
                 values[field] = param_widget(NAME, field, widget="number" if field == "seed" else None)
-    st.caption("Defaults (2 seeds) take about 15 s on one core; every prompt is trained twice (regulariser on and off).")
+    st.caption("Defaults (3 seeds) take about 15 s on one core: per seed one prompt set per λ (0, 0.1, 0.3, 1, 3); "
+               "each selector picks its λ and temperatures on held-out seen-domain images.")
     return values
 
 
@@ -46,17 +48,19 @@ def render(job: JobView) -> None:
     n = len(r["per_seed"])
     st.subheader(f"Selectors, regulariser on (mean over {n} seed{'s' if n > 1 else ''})")
     temps = r["regularised"]["temperatures"]
+    lams = [s["energy_weight"] for s in r["per_seed"]]
     labels = r["standing"]["labels"]  # display names, declared once in the method
     table(
         [{"selector": label,
           "domain selection, seen (%)": _mean(r, "selection_accuracy", key),
           "accuracy, seen domains (%)": _mean(r, "seen_accuracy", key),
           f"accuracy, unseen '{r['unseen_domain']}' (%)": _mean(r, "unseen_accuracy", key),
+          "λ chosen, per seed": ", ".join(format_number(w[key], 3) for w in lams),
           "τ_E, τ_D (first seed)": f"{_temperature(temps[key]['energy'])}, {_temperature(temps[key]['distance'])}"}
          for key, label in labels.items()],
         caption=f"Seen domains: {', '.join(r['seen_domains'])}. Each seen domain with its own prompt (oracle, first "
-        f"seed): {format_number(100 * r['regularised']['oracle_seen_accuracy'], 3)}%. Temperatures were chosen on "
-        "held-out images of the seen domains.",
+        f"seed): {format_number(100 * r['regularised']['oracle_seen_accuracy'], 3)}%. Each selector's λ and "
+        "temperatures were chosen on held-out images of the seen domains (by its classification accuracy).",
     )
     show_figures(job, ["accuracy", "selection_confusion", "energy_histograms", "per_domain"])
 

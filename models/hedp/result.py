@@ -38,6 +38,8 @@ class Variant(BaseModel):
     oracle_seen_accuracy: float  # each seen domain with its own prompt
     temperatures: dict[str, dict[str, float | None]] = Field(
         description="selector -> tau_E, tau_D chosen on held-out images (None: that cue is off; 0: hard arg-min)")
+    energy_weight: dict[str, float] = Field(description="selector -> the regulariser weight λ of its prompt set")
+    seen_points_per_domain: int
 
 
 class SeedSummary(BaseModel):
@@ -48,6 +50,7 @@ class SeedSummary(BaseModel):
     seen_accuracy: dict[str, float]
     unseen_accuracy: dict[str, float]
     energy_selection_without_regulariser: float
+    energy_weight: dict[str, float]  # selector -> λ it chose on held-out images
 
 
 class Result(MethodResult):
@@ -58,6 +61,7 @@ class Result(MethodResult):
     regularised: Variant = Field(description="the first seed, energy regulariser on")
     unregularised: Variant = Field(description="the first seed, energy regulariser off")
     energy_weight: float
+    tune_energy_weight: bool
     seconds: float
 
     def mean(self, metric: str, selector: str) -> float:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import time
+from dataclasses import dataclass
 
 import numpy as np
 import torch
@@ -17,6 +18,7 @@ from models.common.device import torch_device
 from models.common.progress import MonotoneProgress
 from models.hedp.claims import CLAIMS
 from models.hedp.domains import Domain, Stream, build_domains
+from models.hedp.outcomes import Points, Trained, choose_weights, paired, points
 from models.hedp.params import Params
 from models.hedp.prompts import Backbone, Prompt, energy, pretrain_backbone, train_prompt
 from models.hedp.result import SELECTOR_LABELS, EnergySample, Result, SeedSummary, Variant
@@ -68,36 +70,42 @@ def _temperature_record(t: Temperatures) -> dict[str, float | None]:
     return {"energy": None if math.isinf(t.energy) else t.energy, "distance": None if math.isinf(t.distance) else t.distance}
 
 
-def _evaluate(backbone: Backbone, prompts: list[Prompt], stream: Stream, keys: list[np.ndarray], device: str) -> Variant:
+def _trained(backbone: Backbone, prompts: list[Prompt], stream: Stream, keys: list[np.ndarray], weight: float,
+             device: str) -> Trained:
+    """One prompt set's temperatures and accuracy per selector on the held-out seen images, and its test scores."""
+    val_x = np.concatenate([d.x_val for d in stream.seen])
+    val_y = np.concatenate([d.y_val for d in stream.seen])
+    val = score(backbone, prompts, keys, val_x, device)
+    temperatures = tune_temperatures(val, val_y)
+    val_accuracy = {s: float((select(s, val, temperatures[s])[1] == val_y).mean()) for s in SELECTORS}
+    tests = [score(backbone, prompts, keys, d.x_test, device) for d in stream.domains]
+    return Trained(weight, temperatures, val_accuracy, tests)
+
+
+def _variant(choice: dict[str, Trained], stream: Stream, pts: Points) -> Variant:
+    """The seed's record: every selector at its own prompt set; confusion and energies of the hybrid's set."""
     seen = stream.seen
-    val_x = np.concatenate([d.x_val for d in seen])
-    val_y = np.concatenate([d.y_val for d in seen])
-    temperatures = tune_temperatures(score(backbone, prompts, keys, val_x, device), val_y)
-    per_domain: dict[str, dict[str, float]] = {s: {} for s in SELECTORS}
-    hits: dict[str, list[float]] = {s: [] for s in SELECTORS}
-    confusion = np.zeros((len(stream.domains), len(seen)), dtype=int)
-    test_energy: list[np.ndarray] = []
-    oracle: list[float] = []
-    for t, domain in enumerate(stream.domains):
-        scores = score(backbone, prompts, keys, domain.x_test, device)
-        for selector in SELECTORS:
-            chosen, predicted = select(selector, scores, temperatures[selector])
-            per_domain[selector][domain.name] = float((predicted == domain.y_test).mean())
-            if domain.seen:
-                hits[selector].append(float((chosen == t).mean()))
-            if selector == "hybrid":
-                confusion[t] = np.bincount(chosen, minlength=len(seen))
-        if domain.seen:
-            test_energy.append(scores.energy)
-            oracle.append(float((scores.logits[:, t].argmax(axis=1) == domain.y_test).mean()))
     names = [d.name for d in seen]
+    n = len(seen[0].y_test)
+    per_domain: dict[str, dict[str, float]] = {}
+    for selector, t in choice.items():
+        per_domain[selector] = {
+            d.name: float((select(selector, t.tests[k], t.temperatures[selector])[1] == d.y_test).mean())
+            for k, d in enumerate(stream.domains)}
+    hybrid = choice["hybrid"]
+    confusion = [np.bincount(select("hybrid", s, hybrid.temperatures["hybrid"])[0], minlength=len(seen)).tolist()
+                 for s in hybrid.tests]
+    oracle = [float((hybrid.tests[t].logits[:, t].argmax(axis=1) == d.y_test).mean()) for t, d in enumerate(seen)]
     return Variant(
-        selection_accuracy={s: float(np.mean(hits[s])) for s in SELECTORS},
-        seen_accuracy={s: float(np.mean([per_domain[s][n] for n in names])) for s in SELECTORS},
-        unseen_accuracy={s: per_domain[s][stream.domains[-1].name] for s in SELECTORS},
-        per_domain_accuracy=per_domain, confusion=confusion.tolist(),
-        energies=_energy_samples(test_energy, names), oracle_seen_accuracy=float(np.mean(oracle)),
-        temperatures={s: _temperature_record(t) for s, t in temperatures.items()},
+        selection_accuracy={s: float(pts.chosen_ok[s].mean()) for s in SELECTORS},
+        seen_accuracy={s: float(pts.seen_correct[s].mean()) for s in SELECTORS},
+        unseen_accuracy={s: float(pts.unseen_correct[s].mean()) for s in SELECTORS},
+        per_domain_accuracy=per_domain, confusion=confusion,
+        energies=_energy_samples([s.energy for s in hybrid.tests[: len(seen)]], names),
+        oracle_seen_accuracy=float(np.mean(oracle)),
+        temperatures={s: _temperature_record(t.temperatures[s]) for s, t in choice.items()},
+        energy_weight={s: t.weight for s, t in choice.items()},
+        seen_points_per_domain=n,
     )
 
 
@@ -113,8 +121,19 @@ def _energy_samples(test_energy: list[np.ndarray], names: list[str]) -> list[Ene
     return out
 
 
-def _one_seed(params: Params, seed: int, device: str, progress: Progress) -> tuple[Stream, Variant, Variant]:
-    """Both variants (regulariser on and off) on the same domains, extractor, keys, initial prompts and batches."""
+@dataclass(frozen=True)
+class SeedRun:
+    """One seed: the stream, every selector at its chosen weight, all at weight 0, and their per-point outcomes."""
+
+    stream: Stream
+    regularised: Variant
+    unregularised: Variant
+    points: Points
+    points_off: Points
+
+
+def _one_seed(params: Params, seed: int, device: str, progress: Progress) -> SeedRun:
+    """One prompt set per regulariser weight on the same domains, extractor, keys, initial prompts and batches."""
     monotone = MonotoneProgress(progress)
     monotone(0.0, f"seed {seed}: pre-training the feature extractor")
     stream = build_domains(np.random.default_rng(seed))
@@ -123,34 +142,46 @@ def _one_seed(params: Params, seed: int, device: str, progress: Progress) -> tup
     with torch.no_grad():
         features = [backbone(to_tensors(d.x_train, d.y_train, device)[0]).cpu().numpy() for d in stream.seen]
     keys = domain_keys(features, params.keys, seed)
-    variants: list[Variant] = []
-    for k, weight in enumerate((params.energy_weight, 0.0)):
-        label = "with" if k == 0 else "without"
-        stage = monotone.stage(0.1 + 0.45 * k, 0.55 + 0.45 * k)
+    weights = params.weights()
+    trained: list[Trained] = []
+    for k, weight in enumerate(weights):
+        stage = monotone.stage(0.1 + 0.9 * k / len(weights), 0.1 + 0.9 * (k + 1) / len(weights))
 
-        def report(fraction: float, message: str = "", stage: Progress = stage, label: str = label) -> None:
-            stage(fraction, f"seed {seed}, prompts {label} the energy regulariser: {message}")
+        def report(fraction: float, message: str = "", stage: Progress = stage, weight: float = weight) -> None:
+            stage(fraction, f"seed {seed}, prompts with λ = {weight:g}: {message}")
 
         prompts = _train_prompts(backbone, stream.seen, params, seed, weight, device, report)
-        variants.append(_evaluate(backbone, prompts, stream, keys, device))
-    return stream, variants[0], variants[1]
+        trained.append(_trained(backbone, prompts, stream, keys, weight, device))
+    labels = [d.y_test for d in stream.domains]
+    choice = choose_weights(trained)
+    off = {s: trained[0] for s in SELECTORS}
+    pts, pts_off = points(choice, labels, len(stream.seen)), points(off, labels, len(stream.seen))
+    return SeedRun(stream, _variant(choice, stream, pts), _variant(off, stream, pts_off), pts, pts_off)
 
 
-def _measure(params: Params, reg: Variant, unreg: Variant) -> dict[str, Measurement]:
-    def best_single(metric: dict[str, float]) -> float:
-        return max(metric["energy_only"], metric["distance_only"])
+def _stronger(table: dict[str, np.ndarray]) -> np.ndarray:
+    """Paired differences of the hybrid against the single cue that does better on these test points."""
+    rival = max(("energy_only", "distance_only"), key=lambda s: float(table[s].mean()))
+    return paired(table["hybrid"], table[rival])
 
-    gap = {name: 100 * (getattr(reg, name)["hybrid"] - best_single(getattr(reg, name)))
-           for name in ("selection_accuracy", "seen_accuracy", "unseen_accuracy")}
-    return {
-        "separability": Measurement(
-            100 * (reg.selection_accuracy["energy_only"] - unreg.selection_accuracy["energy_only"]),
-            floor_ok=params.energy_weight > 0),
-        "selection": Measurement(gap["selection_accuracy"]),
-        "seen": Measurement(gap["seen_accuracy"]),
-        "unseen": Measurement(gap["unseen_accuracy"]),
-        "unseen_sprompts": Measurement(100 * (reg.unseen_accuracy["hybrid"] - reg.unseen_accuracy["nearest_centroid"])),
+
+def _measure(one: SeedRun) -> dict[str, Measurement]:
+    """Each claim's per-test-point paired differences on this seed; the value is their mean."""
+    pts = one.points
+    units = {
+        "separability": paired(pts.chosen_ok["energy_only"], one.points_off.chosen_ok["energy_only"]),
+        "selection": _stronger(pts.chosen_ok),
+        "seen": _stronger(pts.seen_correct),
+        "unseen": _stronger(pts.unseen_correct),
+        "unseen_sprompts": paired(pts.unseen_correct["hybrid"], pts.unseen_correct["nearest_centroid"]),
     }
+    floor = one.regularised.energy_weight["energy_only"] > 0
+    return {k: measurement(v, floor_ok=floor if k == "separability" else True) for k, v in units.items()}
+
+
+def measurement(units: np.ndarray, floor_ok: bool = True) -> Measurement:
+    """A claim's value on one seed: the mean of its per-test-point paired differences."""
+    return Measurement(float(units.mean()), floor_ok=floor_ok)
 
 
 def run(params: Params, progress: Progress) -> Result:
@@ -159,18 +190,20 @@ def run(params: Params, progress: Progress) -> Result:
     device = torch_device()
     seeds = seed_values(params.seed, params.seeds)
     with one_thread():
-        outcomes = run_seeds(seeds, lambda s, p: _one_seed(params, s, device, p), progress)
-    measured = [_measure(params, reg, unreg) for _, reg, unreg in outcomes]
-    per_seed = [SeedSummary(seed=s, selection_accuracy=reg.selection_accuracy, seen_accuracy=reg.seen_accuracy,
-                            unseen_accuracy=reg.unseen_accuracy,
-                            energy_selection_without_regulariser=unreg.selection_accuracy["energy_only"])
-                for s, (_, reg, unreg) in zip(seeds, outcomes, strict=True)]
-    stream, reg, unreg = outcomes[0]
+        outcomes: list[SeedRun] = run_seeds(seeds, lambda s, p: _one_seed(params, s, device, p), progress)
+    measured = [_measure(one) for one in outcomes]
+    per_seed = [SeedSummary(seed=s, selection_accuracy=o.regularised.selection_accuracy,
+                            seen_accuracy=o.regularised.seen_accuracy, unseen_accuracy=o.regularised.unseen_accuracy,
+                            energy_selection_without_regulariser=o.unregularised.selection_accuracy["energy_only"],
+                            energy_weight=o.regularised.energy_weight)
+                for s, o in zip(seeds, outcomes, strict=True)]
+    first = outcomes[0]
     unseen = {k: float(np.mean([p.unseen_accuracy[k] for p in per_seed])) for k in SELECTORS}
     return Result(
-        domains=[d.name for d in stream.domains], seen_domains=[d.name for d in stream.seen],
-        unseen_domain=stream.domains[-1].name, per_seed=per_seed, regularised=reg, unregularised=unreg,
-        energy_weight=params.energy_weight, seconds=time.perf_counter() - start,
+        domains=[d.name for d in first.stream.domains], seen_domains=[d.name for d in first.stream.seen],
+        unseen_domain=first.stream.domains[-1].name, per_seed=per_seed, regularised=first.regularised,
+        unregularised=first.unregularised, energy_weight=params.energy_weight,
+        tune_energy_weight=params.tune_energy_weight, seconds=time.perf_counter() - start,
         claims=evaluate_claims(CLAIMS, {c.id: [m[c.id] for m in measured] for c in CLAIMS}, seeds),
         standing=Standing(metric="accuracy on the unseen domain", lower_is_better=False, method="hybrid",
                           scores=unseen, labels=SELECTOR_LABELS),

@@ -8,7 +8,7 @@ from pydantic import ValidationError
 
 from models.common import no_progress
 from models.hedp import SPEC
-from models.hedp.params import Params
+from models.hedp.params import LAMBDAS, Params
 
 KEYS = {"hybrid", "energy_only", "distance_only", "nearest_centroid"}
 TINY = Params(seeds=1, epochs=2, pretrain_epochs=2, keys=2)
@@ -27,6 +27,9 @@ def test_result_has_claims_per_seed_and_fractions() -> None:
         for metric in (s.selection_accuracy, s.seen_accuracy, s.unseen_accuracy):
             assert set(metric) == KEYS and all(0.0 <= v <= 1.0 for v in metric.values())
     assert {c.id for c in result.claims} == {"separability", "selection", "seen", "unseen", "unseen_sprompts"}
+    for s in result.per_seed:  # every selector's λ is from the grid; the energy users always regularise
+        assert s.energy_weight["hybrid"] in LAMBDAS and s.energy_weight["energy_only"] in LAMBDAS
+        assert s.energy_weight["distance_only"] in (0.0, *LAMBDAS)
     assert all(len(c.seeds) == 2 for c in result.claims)
     confusion = result.regularised.confusion
     assert len(confusion) == 5 and all(sum(row) == sum(confusion[0]) for row in confusion)
@@ -47,7 +50,7 @@ def test_same_seed_same_numbers_at_any_thread_count() -> None:
 
 
 def test_no_regulariser_refuses_the_separability_claim() -> None:
-    result = SPEC.run(TINY.model_copy(update={"energy_weight": 0.0}), no_progress)
+    result = SPEC.run(TINY.model_copy(update={"tune_energy_weight": False, "energy_weight": 0.0}), no_progress)
     claim = next(c for c in result.claims if c.id == "separability")
     assert claim.holds == "not_held" and not claim.seeds[0].floor_ok
 
@@ -79,7 +82,9 @@ def test_artifacts_and_figures() -> None:
 def test_three_seeds_the_regulariser_separates_and_the_verdict_follows_the_claims() -> None:
     result = SPEC.run(Params(seeds=3), no_progress)
     separability = next(c for c in result.claims if c.id == "separability")
-    # measured at seeds 0-2: energy-only selection 50.8 / 59.3 / 56.5% with, 21.9 / 29.5 / 32.4% without
-    assert separability.holds == "held"
+    # the claim's value is the energy-only selection gap in points, computed from the per-seed records
+    gaps = [100 * (s.selection_accuracy["energy_only"] - s.energy_selection_without_regulariser)
+            for s in result.per_seed]
+    assert [o.value for o in separability.seeds] == pytest.approx(gaps)
     green = all(c.holds == "held" for c in result.claims) and not result.standing.beaten_by()
     assert (result.verdict().tone == "success") == green
