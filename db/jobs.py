@@ -6,22 +6,51 @@
 
 The queue is the jobs table: any server may claim any queued job (`claim`: `SELECT ... FOR UPDATE
 SKIP LOCKED` on PostgreSQL, so concurrent claimers take different rows without waiting on each
-other). Every transition is one guarded `UPDATE ... WHERE status IN (...)`, so a late or repeated
+other), least-served first: the client address (of the anonymous session) with the fewest jobs held
+by a server, then the identity with the fewest, then the oldest. Every accepted submission also
+writes a row of the `submissions` ledger, which deleting a run does not touch (the hourly quota). Every transition is one guarded `UPDATE ... WHERE status IN (...)`, so a late or repeated
 transition (a cancel racing a finish, two servers claiming one row) changes nothing.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, NamedTuple
 
-from sqlalchemy import ColumnElement, and_, delete, func, or_, select, true, update
-from sqlalchemy.orm import Session
+from sqlalchemy import (
+    Column,
+    ColumnElement,
+    DateTime,
+    Index,
+    Integer,
+    String,
+    Table,
+    and_,
+    delete,
+    func,
+    insert,
+    literal,
+    or_,
+    select,
+    true,
+    update,
+)
+from sqlalchemy.orm import Session, aliased
 from sqlalchemy.sql.functions import coalesce
 
 from db.status import ACTIVE, TERMINAL, JobStatus
-from db.tables import Artifact, Job, ShareLink, utcnow
+from db.tables import Artifact, Base, Identity, Job, ShareLink, utcnow
+
+# One row per accepted submission (migration 0006_submissions); never deleted with its job.
+submissions = Table(
+    "submissions", Base.metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("owner", String(64), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Index("ix_submissions_owner_created", "owner", "created_at"),
+    Index("ix_submissions_created_at", "created_at"),
+)
 
 __all__ = ["ACTIVE", "CANCELLING_MESSAGE", "INTERRUPTED_MESSAGE", "ClaimedJob", "JobRepository", "JobStatus", "TERMINAL"]
 
@@ -40,6 +69,18 @@ class ClaimedJob(NamedTuple):
 _ACTIVE = tuple(status.value for status in ACTIVE)
 
 
+def _verdict_columns(verdict: Mapping[str, Any]) -> dict[str, Any]:
+    """A verdict's fields (backend.jobs.outcome.stored_verdict) as the jobs table's columns; `verdict` is an
+    answer's word, else the kind, so that a succeeded run always has one."""
+    if not verdict:
+        return {"verdict": None}
+    return {"verdict": verdict.get("label") or verdict.get("kind"), "verdict_kind": verdict.get("kind"),
+            "verdict_tone": verdict.get("tone"), "verdict_held": verdict.get("held"),
+            "verdict_tested": verdict.get("tested"), "verdict_headline": verdict.get("headline"),
+            "verdict_seeds": verdict.get("seeds"), "verdict_beaten_by": list(verdict.get("beaten_by") or []),
+            "verdict_metric": verdict.get("metric"), "verdict_detail": verdict.get("detail")}
+
+
 class JobRepository:
     """Reads and state transitions of jobs inside one short-lived session (the caller commits)."""
 
@@ -51,7 +92,7 @@ class JobRepository:
         return self.session.get(Job, job_id)
 
     def list_jobs(self, method: str | None = None, owner: str | None = None, limit: int = 20,
-                  verdict: str | None = None, offset: int = 0) -> tuple[Sequence[Job], int]:
+                  verdict: str | None = None, offset: int = 0, kind: str | None = None) -> tuple[Sequence[Job], int]:
         query = select(Job)
         count = select(func.count()).select_from(Job)
         if method:
@@ -60,6 +101,8 @@ class JobRepository:
             query, count = query.where(Job.owner == owner), count.where(Job.owner == owner)
         if verdict:
             query, count = query.where(Job.verdict == verdict), count.where(Job.verdict == verdict)
+        if kind:
+            query, count = query.where(Job.verdict_kind == kind), count.where(Job.verdict_kind == kind)
         rows = self.session.scalars(query.order_by(Job.created_at.desc(), Job.id).offset(offset).limit(limit)).all()
         return rows, int(self.session.scalar(count) or 0)
 
@@ -69,10 +112,18 @@ class JobRepository:
             Job.owner == owner, Job.status.in_(_ACTIVE))) or 0)
 
     def submitted_since(self, owner: str, since: datetime) -> tuple[int, datetime | None]:
-        """How many jobs `owner` submitted since `since`, and when the oldest of them was submitted."""
-        row = self.session.execute(select(func.count(), func.min(Job.created_at)).where(
-            Job.owner == owner, Job.created_at >= since)).one()
+        """How many jobs `owner` submitted since `since` (the ledger: deleted runs count too), and when
+        the oldest of them was submitted."""
+        row = self.session.execute(select(func.count(), func.min(submissions.c.created_at)).where(
+            submissions.c.owner == owner, submissions.c.created_at >= since)).one()
         return int(row[0] or 0), row[1]
+
+    def count_active_from_address(self, client_address: str) -> int:
+        """Queued or running jobs of every anonymous session opened from `client_address`."""
+        return int(self.session.scalar(
+            select(func.count()).select_from(Job).join(Identity, Identity.id == Job.owner).where(
+                Identity.kind == "anonymous", Identity.client_address == client_address,
+                Job.status.in_(_ACTIVE))) or 0)
 
     def count_queued(self) -> int:
         """Jobs waiting for a worker, all owners together (the global queue cap)."""
@@ -98,31 +149,58 @@ class JobRepository:
                   summary=summary[:200])
         self.session.add(job)
         self.session.flush()
+        self.session.execute(insert(submissions).values(owner=owner[:64], created_at=job.created_at or utcnow()))
         return job
 
     def claim(self, instance_id: str, methods: Sequence[str], limit: int) -> list[ClaimedJob]:
-        """Lease up to `limit` of the oldest unclaimed queued jobs of `methods` to `instance_id`.
+        """Lease up to `limit` unclaimed queued jobs of `methods` to `instance_id`, one at a time, each
+        the least-served: fewest jobs held (claimed or running) from its client address, then from its
+        identity, then the oldest (see `_waiting`).
 
-        On PostgreSQL the rows are locked with `FOR UPDATE SKIP LOCKED`: a second server claiming at
-        the same moment skips them and takes the next ones instead of waiting. SQLite has one writer
+        On PostgreSQL the row is locked with `FOR UPDATE OF jobs SKIP LOCKED`: a second server claiming
+        at the same moment skips it and takes the next one instead of waiting. SQLite has one writer
         at a time; there the guarded UPDATE alone decides (a row another server took in between
         updates nothing and is left out)."""
         if limit <= 0 or not methods:
             return []
-        waiting = (select(Job.id, Job.method, Job.params)
-                   .where(Job.status == JobStatus.QUEUED.value, Job.lease_owner.is_(None), Job.method.in_(list(methods)))
-                   .order_by(Job.created_at, Job.id).limit(limit).with_for_update(skip_locked=True))
-        claimed = []
-        now = utcnow()
-        for job_id, method, params in self.session.execute(waiting).all():
+        claimed: list[ClaimedJob] = []
+        skipped: list[str] = []
+        while len(claimed) < limit:
+            row = self.session.execute(self._waiting(list(methods), skipped)).first()
+            if row is None:
+                break
+            job_id, method, params = row
             done = self.session.execute(
                 update(Job)
                 .where(Job.id == job_id, Job.status == JobStatus.QUEUED.value, Job.lease_owner.is_(None))
-                .values(lease_owner=instance_id, heartbeat_at=now)
+                .values(lease_owner=instance_id, heartbeat_at=utcnow())
             )
             if getattr(done, "rowcount", 0):
                 claimed.append(ClaimedJob(job_id, method, dict(params or {})))
+            else:
+                skipped.append(job_id)
         return claimed
+
+    @staticmethod
+    def _waiting(methods: list[str], skipped: Sequence[str]) -> Any:
+        """The next queued, unclaimed job, least-served first (a registered user, with no session
+        address, is an address of its own)."""
+        other, other_identity = aliased(Job), aliased(Identity)
+        other_held = or_(other.status == JobStatus.RUNNING.value,
+                         and_(other.status == JobStatus.QUEUED.value, other.lease_owner.is_not(None)))
+        key = coalesce(func.nullif(Identity.client_address, ""), literal("owner:") + Job.owner)
+        other_key = coalesce(func.nullif(other_identity.client_address, ""), literal("owner:") + other.owner)
+        by_address = (select(func.count()).select_from(other)
+                      .outerjoin(other_identity, other_identity.id == other.owner)
+                      .where(other_held, other_key == key).correlate(Job, Identity).scalar_subquery())
+        by_owner = (select(func.count()).select_from(other).where(other_held, other.owner == Job.owner)
+                    .correlate(Job).scalar_subquery())
+        query = (select(Job.id, Job.method, Job.params).outerjoin(Identity, Identity.id == Job.owner)
+                 .where(Job.status == JobStatus.QUEUED.value, Job.lease_owner.is_(None), Job.method.in_(methods)))
+        if skipped:
+            query = query.where(Job.id.not_in(list(skipped)))
+        return (query.order_by(by_address, by_owner, Job.created_at, Job.id).limit(1)
+                .with_for_update(skip_locked=True, of=Job))
 
     def release(self, job_ids: Sequence[str], instance_id: str) -> int:
         """Give claimed jobs that never started back to the queue (a server stopping); returns how many."""
@@ -175,7 +253,7 @@ class JobRepository:
         metrics: dict[str, Any] | None = None,
         figures: dict[str, Any] | None = None,
         artifacts: Mapping[str, tuple[str, bytes]] | None = None,
-        verdict: Mapping[str, str] | None = None,
+        verdict: Mapping[str, Any] | None = None,
     ) -> bool:
         """queued | running -> a terminal status: the one transition that ends a job.
 
@@ -185,10 +263,8 @@ class JobRepository:
         if status not in TERMINAL:
             raise ValueError(f"finish() needs a terminal status, got {status!r}")
         if status is JobStatus.SUCCEEDED:
-            verdict = verdict or {}
             done = self._end(job_id, status, "done", result=result or {}, metrics=metrics or {},
-                             figures=figures or {}, progress=1.0, verdict=(verdict.get("label") or None),
-                             verdict_tone=verdict.get("tone"), verdict_detail=verdict.get("detail"))
+                             figures=figures or {}, progress=1.0, **_verdict_columns(verdict or {}))
             if done:
                 self.session.execute(delete(Artifact).where(Artifact.job_id == job_id))
                 for name, (media_type, content) in (artifacts or {}).items():
@@ -205,7 +281,7 @@ class JobRepository:
         metrics: dict[str, Any],
         figures: dict[str, Any],
         artifacts: Mapping[str, tuple[str, bytes]],
-        verdict: Mapping[str, str] | None = None,
+        verdict: Mapping[str, Any] | None = None,
     ) -> None:
         self.finish(job_id, JobStatus.SUCCEEDED, result=result, metrics=metrics, figures=figures, artifacts=artifacts,
                     verdict=verdict)
@@ -259,6 +335,7 @@ class JobRepository:
         terminal = [status.value for status in TERMINAL]
         old = select(Job.id).where(Job.status.in_(terminal), Job.finished_at < cutoff)
         self.session.execute(delete(Artifact).where(Artifact.job_id.in_(old)))
+        self.session.execute(delete(submissions).where(submissions.c.created_at < min(cutoff, utcnow() - timedelta(days=1))))
         done = self.session.execute(delete(Job).where(Job.status.in_(terminal), Job.finished_at < cutoff))
         return int(getattr(done, "rowcount", 0) or 0)
 

@@ -6,12 +6,12 @@ import uuid
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, DateTime, Float, ForeignKey, Index, LargeBinary, String, Text
+from sqlalchemy import JSON, Boolean, DateTime, Float, ForeignKey, Index, Integer, LargeBinary, String, Text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 from db.status import JobStatus
 
-__all__ = ["Artifact", "Base", "Identity", "Job", "ShareLink", "utcnow"]
+__all__ = ["Artifact", "Base", "Identity", "Job", "ShareLink", "Sweep", "utcnow"]
 
 
 def utcnow() -> datetime:
@@ -45,8 +45,17 @@ class Job(Base):
     error: Mapped[str | None] = mapped_column(Text, nullable=True)
     # What the history table shows: a short summary of the inputs and the method's one-word verdict.
     summary: Mapped[str] = mapped_column(String(200), default="")
+    # The verdict as data (models/common/verdict.py): `verdict` is an answer's word or the kind itself, so a
+    # succeeded run always has one; the page words the sentence from the counts.
     verdict: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    verdict_kind: Mapped[str | None] = mapped_column(String(16), nullable=True, index=True)
     verdict_tone: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    verdict_held: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    verdict_tested: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    verdict_headline: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    verdict_seeds: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    verdict_beaten_by: Mapped[list[str] | None] = mapped_column(JSON, nullable=True)
+    verdict_metric: Mapped[str | None] = mapped_column(String(200), nullable=True)
     verdict_detail: Mapped[str | None] = mapped_column(Text, nullable=True)
     # The lease: the server instance that holds the job (queued in its executor or running) and when
     # it last said so; recovery marks only jobs whose heartbeat is older than the lease.
@@ -101,3 +110,20 @@ class ShareLink(Base):
     job_id: Mapped[str] = mapped_column(ForeignKey("jobs.id", ondelete="CASCADE"), index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class Sweep(Base):
+    """One parameter sweep: a job per value of one field (`job_ids[i]` runs `values[i]`; None: not yet
+    submitted, waiting under its owner's concurrency quota)."""
+
+    __tablename__ = "sweeps"
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True, default=lambda: str(uuid.uuid4()))
+    method: Mapped[str] = mapped_column(String(64))
+    owner: Mapped[str] = mapped_column(String(64), default="", index=True)
+    field: Mapped[str] = mapped_column(String(64))
+    values: Mapped[list[Any]] = mapped_column(JSON)
+    params: Mapped[dict[str, Any]] = mapped_column(JSON)
+    job_ids: Mapped[list[str | None]] = mapped_column(JSON)
+    cancelled: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -9,7 +9,7 @@ import numpy  # noqa: F401 - loads OpenBLAS, whose thread pool the `threads` beh
 import plotly.graph_objects as go
 from pydantic import BaseModel, ConfigDict, Field
 
-from models.common import Artifact, MethodInputError, MethodResult, MethodSpec, Paper, Progress, Verdict
+from models.common import Answer, Artifact, MethodInputError, MethodResult, MethodSpec, Paper, Progress
 
 __all__ = ["SPEC"]
 
@@ -33,8 +33,8 @@ class Result(MethodResult):
     def metrics(self) -> dict[str, float | int | str]:
         return {"Steps done": self.steps_done, "Sum of 1..steps": self.total}
 
-    def answer(self) -> Verdict:
-        return Verdict("Even" if self.total % 2 == 0 else "Odd", "success" if self.total % 2 == 0 else "error",
+    def answer(self) -> Answer:
+        return Answer("Even" if self.total % 2 == 0 else "Odd", "success" if self.total % 2 == 0 else "error",
                        f"the sum is {self.total}")
 
     def artifacts(self) -> dict[str, Artifact]:

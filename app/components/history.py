@@ -10,7 +10,9 @@ import pandas as pd
 import streamlit as st
 
 from app import client
+from app.components.jobview import VerdictView
 from app.components.status import JobStatus
+from app.components.verdict import KIND_NAMES, verdict_sentence
 
 __all__ = ["history_panel", "picked_id", "verdict_of"]
 
@@ -24,7 +26,8 @@ def verdict_of(row: dict[str, Any]) -> str:
     """What a run answered: the method's verdict when it succeeded, else its status, with a colour dot."""
     verdict = row.get("verdict")
     if row.get("status") == JobStatus.SUCCEEDED and verdict:
-        return f"{_TONE_ICON.get(verdict.get('tone'), '')} {verdict['label']}".strip()
+        view = VerdictView.from_api(verdict) or VerdictView()
+        return f"{_TONE_ICON.get(view.tone, '')} {verdict_sentence(view)}".strip()
     return _STATUS_TEXT.get(str(row.get("status", "")), str(row.get("status")))
 
 
@@ -52,11 +55,12 @@ def history_panel(method: str, *, on_select: Callable[[str], None], owner: str) 
         except (client.BackendUnavailable, client.BackendError) as exc:
             st.warning(f"History is not available: {exc}")
             return
-        verdicts = sorted({verdict_of(row) for row in rows})
+        kinds = [kind for kind in KIND_NAMES if any((row.get("verdict") or {}).get("kind") == kind for row in rows)]
         with right:
-            wanted = st.selectbox("Verdict", [_ALL, *verdicts], key=f"hist-verdict-{method}")
+            wanted = st.selectbox("Verdict", [_ALL, *kinds], key=f"hist-verdict-{method}",
+                                  format_func=lambda kind: KIND_NAMES.get(kind, kind))
         if wanted != _ALL:
-            rows = [row for row in rows if verdict_of(row) == wanted]
+            rows = [row for row in rows if (row.get("verdict") or {}).get("kind") == wanted]
         if not rows:
             st.caption("No runs yet." if wanted == _ALL else "No runs with this verdict.")
             return

@@ -17,19 +17,30 @@ __all__ = ["TERMINAL", "JobView", "VerdictView"]
 
 @dataclass(frozen=True)
 class VerdictView:
-    """The verdict the model server derived from the claims (its `VerdictPublic`): the banner's label, tone
-    and detail."""
+    """The verdict the model server derived from the claims (its `VerdictPublic`): data, never parsed.
+    `sentence()` (app/components/banner.py) words it."""
 
-    label: str
+    kind: str = "answer"  # reproduced, partly, beaten, not_reproduced, not_tested or answer
     tone: str = "info"  # success, warning, error or info: the banner's colour
+    label: str = ""  # a core demo's answer ("Proved"); empty for claim pages
+    held: int = 0
+    tested: int = 0
+    headline: int = 0
+    seeds: int = 0
+    beaten_by: tuple[str, ...] = ()
+    metric: str = ""
     detail: str = ""
 
     @classmethod
     def from_api(cls, payload: dict[str, Any] | None) -> VerdictView | None:
         if not payload:
             return None
-        return cls(label=str(payload.get("label") or ""), tone=str(payload.get("tone") or "info"),
-                   detail=str(payload.get("detail") or ""))
+        return cls(kind=str(payload.get("kind") or "answer"), tone=str(payload.get("tone") or "info"),
+                   label=str(payload.get("label") or ""), held=int(payload.get("held") or 0),
+                   tested=int(payload.get("tested") or 0), headline=int(payload.get("headline") or 0),
+                   seeds=int(payload.get("seeds") or 0),
+                   beaten_by=tuple(str(name) for name in payload.get("beaten_by") or ()),
+                   metric=str(payload.get("metric") or ""), detail=str(payload.get("detail") or ""))
 
 
 @dataclass

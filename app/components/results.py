@@ -10,6 +10,7 @@ import streamlit as st
 from app import client
 from app.components.jobview import JobView, VerdictView
 from app.components.plain import plain
+from app.components.verdict import verdict_sentence
 from app.components.widgets import format_number, table
 
 __all__ = ["claims_table", "downloads_panel", "show_figures", "show_metrics", "verdict_banner"]
@@ -26,18 +27,14 @@ def verdict_banner(job: JobView) -> None:
     The verdict is computed by the model server from the claims (one rule for every method); with a
     claims table below, the banner names how many claims hold instead of repeating their numbers.
     """
-    verdict = job.verdict or VerdictView("Done")
+    verdict = job.verdict or VerdictView(label="Done")
     draw = _BANNERS.get(verdict.tone, st.info)
     claims = (job.result or {}).get("claims") or []
     if claims:
-        held = sum(1 for c in claims if c.get("holds") == "held")
-        detail = f": {held} of {len(claims)} claims hold on every seed (table below)"
-        beaten = (verdict.detail or "").split("; ")[0]
-        if beaten.startswith("beaten on "):  # the label may only say "a baseline wins": name who, on what
-            detail += f"; {plain(beaten)}"
+        detail = " (claims table below)"
     else:
         detail = f": {plain(verdict.detail)}" if verdict.detail else ""
-    draw(f"**{plain(verdict.label)}**{detail}")  # the label is shown literally (an id's _ is no italics)
+    draw(f"**{plain(verdict_sentence(verdict))}**{detail}")  # shown literally (an id's _ is no italics)
 
 
 def _cell_text(text: str) -> str:
@@ -49,28 +46,69 @@ def _cell_text(text: str) -> str:
     return plain
 
 
+def _ours(c: dict[str, Any]) -> str:
+    """Mean over seeds with its 95% interval and the test that made it."""
+    test = c.get("test") or {}
+    interval = test.get("interval")
+    text = c["ours"]["text"]
+    if interval:
+        text += f"; 95% interval [{format_number(interval[0])}, {format_number(interval[1])}]"
+    if test.get("p_value") is not None:
+        text += f"; sign test p = {format_number(test['p_value'])}"
+    if test.get("kind"):
+        text += f" ({test['kind']})"
+    return text
+
+
+def _null(c: dict[str, Any]) -> str:
+    null = c.get("null")
+    if not null:
+        return "—"
+    verdict = "passes too: the claim is vacuous" if null.get("passes") else "does not pass"
+    return f"{null['name']}: {format_number(null.get('value'))} ({verdict})"
+
+
+def _criterion(c: dict[str, Any]) -> str:
+    criterion = f"{c['quantity']} {c['criterion']}"
+    if c.get("why"):
+        criterion += f". Why this bar: {c['why']}"
+    refused = sum(1 for o in c.get("seeds", []) if o.get("holds") is not None and not o.get("floor_ok", True))
+    if refused:  # the value may meet the criterion, yet the run was degenerate: say why it does not count
+        criterion += f"; sanity floor not met on {refused} seed{'s' if refused > 1 else ''}: {c.get('floor')}"
+    return criterion
+
+
+def _claims_markdown(claims: list[dict[str, Any]]) -> str:
+    rows = ["| Holds | Claim | Paper | Ours (mean over seeds, 95% interval) | Trivial reference | Quantity and criterion |",
+            "|---|---|---|---|---|---|"]
+    for c in claims:
+        holds = _HOLDS.get(c["holds"], c["holds"])
+        cells = [_cell_text(text) for text in (holds, c["statement"], c["paper"], _ours(c), _null(c), _criterion(c))]
+        rows.append("| " + " | ".join(cells) + " |")
+    return "\n".join(rows)
+
+
 def claims_table(job: JobView) -> None:
-    """The paper's claims: what the paper says, what we measured over seeds, and whether it holds."""
+    """The paper's claims: what the paper says, what we measured over seeds with its interval, the trivial
+    reference, and whether it holds; checks (true by construction, or our own stress tests) apart."""
     claims = (job.result or {}).get("claims") or []
     if not claims:
         return
+    headline = [c for c in claims if c.get("headline", True)]
+    checks = [c for c in claims if not c.get("headline", True)]
     st.subheader("The paper's claims, checked here")
-    rows = ["| Holds | Claim | Paper | Ours (mean ± sd over seeds) | Quantity and criterion |",
-            "|---|---|---|---|---|"]
-    for c in claims:
-        secondary = "" if c.get("headline", True) else " *(secondary)*"
-        criterion = f"{c['quantity']} {c['criterion']}"
-        refused = sum(1 for o in c.get("seeds", []) if o.get("holds") is not None and not o.get("floor_ok", True))
-        if refused:  # the value may meet the criterion, yet the run was degenerate: say why it does not count
-            criterion += f"; sanity floor not met on {refused} seed{'s' if refused > 1 else ''}: {c.get('floor')}"
-        cells = [_cell_text(text) for text in (_HOLDS.get(c["holds"], c["holds"]), c["statement"], c["paper"],
-                                                c["ours"]["text"], criterion)]
-        cells[1] += secondary
-        rows.append("| " + " | ".join(cells) + " |")
-    st.markdown("\n".join(rows))
+    if headline:
+        st.markdown(_claims_markdown(headline))
+    for c in headline:
+        if c["holds"] != "held" and c.get("detail"):
+            st.caption(f"{c['id']}: {c['detail']}")
+    if checks:
+        st.markdown("**Checks** (sanity checks of our code and our own stress tests: not counted in the verdict)")
+        st.markdown(_claims_markdown(checks))
     with st.expander("Per seed"):
         table([{"Claim": c["id"], "Seed": o["seed"],
                 "Value": format_number(o["value"]), "Holds": "—" if o["holds"] is None else ("✅" if o["holds"] else "❌"),
+                "Units": o.get("units") or "—",
                 "Sanity floor": (c.get("floor") or "—") if o["floor_ok"] else f"❌ not {c.get('floor')}",
                 "Note": o.get("note") or ""}
                for c in claims for o in c["seeds"]], key=f"claims-seeds-{job.id}")

@@ -13,11 +13,12 @@ import zipfile
 from datetime import UTC
 from typing import Literal
 
-from fastapi import APIRouter, HTTPException, Query, Request, Response
+from fastapi import APIRouter, Depends, HTTPException, Query, Request, Response
 from sqlalchemy.orm import Session, sessionmaker
 
 from backend.api.auth import Caller, CallerDep, visible_to
-from backend.api.deps import ServiceDep, SessionDep, SettingsDep
+from backend.api.deps import ServiceDep, SessionDep, SettingsDep, clean_path
+from backend.api.exportcache import export_cache
 from backend.api.schemas import (
     ERROR_RESPONSES,
     JobCreate,
@@ -26,9 +27,11 @@ from backend.api.schemas import (
     JobPublic,
     JobsPublic,
     ShareCreated,
+    VerdictKind,
     VerdictPublic,
 )
 from backend.hosting.quotas import QuotaExceeded, admit
+from backend.jobs.reproduce import add_to_export as add_reproduce
 from backend.jobs.service import InvalidParams, UnknownMethod
 from backend.settings import Settings
 from db.identities import ShareLinkRepository
@@ -36,8 +39,9 @@ from db.jobs import JobRepository
 from db.status import ACTIVE, JobStatus
 from db.tables import Job
 
-router = APIRouter(prefix="/api/jobs", tags=["jobs"], responses=ERROR_RESPONSES)
-shared_router = APIRouter(prefix="/api/shared", tags=["shared"], responses=ERROR_RESPONSES)
+router = APIRouter(prefix="/api/jobs", tags=["jobs"], responses=ERROR_RESPONSES, dependencies=[Depends(clean_path)])
+shared_router = APIRouter(prefix="/api/shared", tags=["shared"], responses=ERROR_RESPONSES,
+                          dependencies=[Depends(clean_path)])
 
 _SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
 MAX_LIST = 100
@@ -48,7 +52,13 @@ _NO_CONTROL = r"^[^\x00-\x1f\x7f]*$"
 def _verdict(job: Job) -> VerdictPublic | None:
     if not job.verdict:
         return None
-    return VerdictPublic(label=job.verdict, tone=job.verdict_tone or "info", detail=job.verdict_detail or "")
+    kind = job.verdict_kind or "answer"
+    tone = job.verdict_tone if job.verdict_tone in ("success", "info", "warning", "error") else "info"
+    return VerdictPublic(kind=kind, tone=tone, label=job.verdict if kind == "answer" else "",
+                         held=job.verdict_held or 0, tested=job.verdict_tested or 0,
+                         headline=job.verdict_headline or 0, seeds=job.verdict_seeds or 0,
+                         beaten_by=list(job.verdict_beaten_by or []), metric=job.verdict_metric or "",
+                         detail=job.verdict_detail or "")
 
 
 def _public(job: Job, artifacts: list[str], full: bool, owner: bool = True) -> JobPublic:
@@ -99,12 +109,13 @@ def list_jobs(
     limit: int = Query(20, ge=1, le=MAX_LIST),
     offset: int = Query(0, ge=0, le=1_000_000),
     verdict: str | None = Query(None, max_length=64, pattern=_NO_CONTROL,
-                                description="Only runs with this verdict (e.g. Refuted)."),
+                                description="Only runs with this answer (a core demo's word, e.g. Refuted)."),
+    kind: VerdictKind | None = Query(None, description="Only runs whose verdict is of this kind."),
 ) -> JobsPublic:
     if settings.shared and not caller.admin:
         owner = caller.owner
     rows, count = JobRepository(session).list_jobs(method=method, owner=owner, limit=limit, verdict=verdict,
-                                                   offset=offset)
+                                                   offset=offset, kind=kind)
     return JobsPublic(data=[_list_item(job) for job in rows], count=count)
 
 
@@ -155,8 +166,13 @@ def _artifact_response(session: Session, job: Job, name: str) -> Response:
 
 
 def _export_response(session: Session, job: Job) -> Response:
-    artifacts = JobRepository(session).artifacts(job.id)
-    content = build_export(job, [(a.name, a.content) for a in artifacts])
+    def build() -> bytes:
+        artifacts = JobRepository(session).artifacts(job.id)
+        return build_export(job, [(a.name, a.content) for a in artifacts])
+
+    # A finished run never changes: its archive is built once per process (a share link is no CPU tap).
+    content = (export_cache.get_or_build((job.id, str(job.finished_at)), build) if job.status not in ACTIVE
+               else build())
     filename = f"{job.method}-{job.id[:8]}.zip"
     return Response(content, media_type="application/zip",
                     headers={"Content-Disposition": f'attachment; filename="{filename}"'})
@@ -226,11 +242,12 @@ def build_export(job: Job, artifacts: list[tuple[str, bytes]]) -> bytes:
         created = job.created_at if job.created_at.tzinfo else job.created_at.replace(tzinfo=UTC)
         bundle.writestr("job.json", json.dumps({
             "id": job.id, "method": job.method, "status": job.status, "error": job.error, "summary": job.summary,
-            "verdict": {"label": job.verdict, "tone": job.verdict_tone, "detail": job.verdict_detail} if job.verdict else None,
+            "verdict": verdict.model_dump() if (verdict := _verdict(job)) is not None else None,
             "created_at": created.isoformat(), "finished_at": job.finished_at, "metrics": job.metrics,
         }, indent=2, default=str))
         if job.result is not None:
             bundle.writestr("result.json", json.dumps(job.result, indent=2))
+            add_reproduce(bundle, job.method, dict(job.params), job.id, sorted(job.figures or {}))
         for name, content in artifacts:
             bundle.writestr(f"artifacts/{_SAFE_NAME.sub('_', name)}", content)
         figures = job.figures or {}

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from db.jobs import JobStatus
 
 __all__ = ["ERROR_RESPONSES", "ErrorPublic", "Health", "JobCreate", "JobCreated", "JobListItem", "JobPublic", "JobsPublic",
-           "MePublic", "MethodPublic", "MethodsPublic", "PaperPublic", "SessionCreated", "ShareCreated", "VerdictPublic"]
+           "MePublic", "MethodPublic", "MethodsPublic", "PaperPublic", "SessionCreated", "ShareCreated", "VerdictKind",
+           "VerdictPublic"]
 
 
 class ErrorPublic(BaseModel):
@@ -109,11 +110,21 @@ class JobCreated(BaseModel):
     status: JobStatus
 
 
-class VerdictPublic(BaseModel):
-    """The method's one-word answer of a succeeded run and the banner tone it is shown with."""
+VerdictKind = Literal["reproduced", "partly", "beaten", "not_reproduced", "not_tested", "answer"]
 
-    label: str
-    tone: str = Field(description="success | info | warning | error")
+
+class VerdictPublic(BaseModel):
+    """A succeeded run's verdict as data (models/common/verdict.py); the page words it from these fields."""
+
+    kind: VerdictKind = Field(description="reproduced | partly | beaten | not_reproduced | not_tested | answer")
+    tone: Literal["success", "info", "warning", "error"]
+    label: str = Field("", description="a core demo's answer ('Proved', 'OK'); empty for claim pages")
+    held: int = Field(0, description="headline claims held")
+    tested: int = Field(0, description="headline claims these settings test")
+    headline: int = Field(0, description="headline claims declared")
+    seeds: int = Field(0, description="seeds the claims were measured on")
+    beaten_by: list[str] = Field(default_factory=list, description="competitors better by a paired interval excluding 0")
+    metric: str = Field("", description="the metric of the standing")
     detail: str = ""
 
 

@@ -6,7 +6,6 @@ import json
 import logging
 import os
 import re
-import textwrap
 import traceback
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -18,9 +17,9 @@ from backend.jobs.limits import tree_rss_mb
 from backend.jobs.run import is_out_of_memory, out_of_memory_message, run_method
 from db.jobs import JobStatus
 from models.common import Cancelled, MethodInputError, MethodSpec, Progress
-from models.common.claims import LABEL_LIMIT
+from models.common.verdict import Verdict
 
-__all__ = ["Ending", "Outcome", "execute", "unlinked", "warm_up_figures"]
+__all__ = ["Ending", "Outcome", "execute", "stored_verdict", "unlinked", "warm_up_figures"]
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +53,7 @@ class Outcome:
     metrics: dict[str, Any] = field(default_factory=dict)
     figures: dict[str, Any] = field(default_factory=dict)
     artifacts: dict[str, tuple[str, bytes]] = field(default_factory=dict)
-    verdict: dict[str, str] = field(default_factory=dict)  # {label, tone, detail} of a succeeded run
+    verdict: dict[str, Any] = field(default_factory=dict)  # the structured verdict of a succeeded run (stored_verdict)
 
     @property
     def status(self) -> JobStatus:
@@ -86,12 +85,15 @@ class Outcome:
 
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-_LINK_TAG = re.compile(r"</?a\b[^>]*>", re.IGNORECASE)
 
 
-def fit_label(label: str, limit: int = LABEL_LIMIT) -> str:
-    """A verdict label within the store's column, cut at a word with an ellipsis (never mid-word)."""
-    return label if len(label) <= limit else textwrap.shorten(label, limit, placeholder=" …")
+def stored_verdict(verdict: Verdict) -> dict[str, Any]:
+    """The verdict's fields as the store keeps them (texts printable; an answer's label is a short word, and
+    the store's 64 characters only ever cut a method's own overlong answer)."""
+    return {"kind": verdict.kind, "tone": verdict.tone, "label": _printable(verdict.label)[:64],
+            "held": verdict.held, "tested": verdict.tested, "headline": verdict.headline, "seeds": verdict.seeds,
+            "beaten_by": [_printable(name)[:200] for name in verdict.beaten_by],
+            "metric": _printable(verdict.metric)[:200], "detail": _printable(verdict.detail)[:500]}
 
 
 def _printable(text: str) -> str:
@@ -99,11 +101,63 @@ def _printable(text: str) -> str:
     return _CONTROL.sub("\ufffd", text)
 
 
+# Plotly renders a small HTML subset in figure text. The allow-list: tags without attributes that
+# only format (line break, bold, italics, sub/superscript, plotly's hover <extra>). Everything else
+# that reads as a tag (<a href>, <span style>, <img>...) is dropped; any other `<` or `>` becomes a
+# fullwidth sign and `&` an entity, so no character sequence in the output can form a tag or an entity
+# that decodes to one, however plotly orders its tag split and its entity decoding.
+_ALLOWED_TAGS = frozenset({"br", "b", "i", "em", "sup", "sub", "extra"})
+
+
+def _tag_at(text: str, start: int) -> tuple[int, str | None] | None:
+    """The tag beginning at text[start] == '<' as (end, kept form or None to drop); None: not a tag."""
+    end = text.find(">", start + 1)
+    if end < 0 or "<" in text[start + 1:end]:
+        return None
+    inner = text[start + 1:end]
+    closing = inner.startswith("/")
+    body = inner[1:] if closing else inner
+    name_end = 0
+    while name_end < len(body) and body[name_end].isascii() and body[name_end].isalpha():
+        name_end += 1
+    rest = body[name_end:]
+    if name_end == 0 or (rest and not (rest[0].isspace() or rest[0] == "/")):
+        return None  # "<w, x>", "< b", "<1>" are text
+    name = body[:name_end].lower()
+    bare = rest.strip() in ("", "/")
+    if name in _ALLOWED_TAGS and bare:
+        return end + 1, f"<{'/' if closing else ''}{name}>"
+    return end + 1, None
+
+
+def figure_text(text: str) -> str:
+    """`text` with only allow-listed formatting tags left (see _ALLOWED_TAGS); the rest reads as typed."""
+    out: list[str] = []
+    i = 0
+    while i < len(text):
+        char = text[i]
+        if char == "<":
+            tag = _tag_at(text, i)
+            if tag is not None:
+                i, kept = tag
+                out.append(kept or "")
+                continue
+            out.append("\uff1c")
+        elif char == ">":
+            out.append("\uff1e")
+        elif char == "&":
+            out.append("&amp;")
+        else:
+            out.append(char)
+        i += 1
+    return "".join(out)
+
+
 def unlinked(value: Any) -> Any:
-    """A figure's JSON with every `<a ...>` / `</a>` tag removed from its strings: plotly renders them
-    as links, and titles may carry user input (a stranger's link must not reach the share page)."""
+    """A figure's JSON with every string passed through `figure_text`: plotly renders `<a href>` as a
+    link, and titles and hover texts may carry user input (a stranger's link must not reach a share page)."""
     if isinstance(value, str):
-        return _LINK_TAG.sub("", value) if "<" in value else value
+        return figure_text(value) if ("<" in value or ">" in value or "&" in value) else value
     if isinstance(value, dict):
         return {key: unlinked(item) for key, item in value.items()}
     if isinstance(value, list):
@@ -118,11 +172,9 @@ def execute(spec: MethodSpec[Any, Any], params: dict[str, Any], progress: Progre
         run = run_method(spec, params, progress)
         figures = {name: unlinked(json.loads(fig.to_json())) for name, fig in run.figures.items()}
         artifacts = {name: (a.media_type, a.content) for name, a in run.artifacts.items()}
-        verdict = run.verdict
         outcome = Outcome(Ending.SUCCEEDED, result=run.result.model_dump(mode="json"),
                           metrics=dict(run.result.metrics()), figures=figures, artifacts=artifacts,
-                          verdict={"label": fit_label(_printable(verdict.label)), "tone": verdict.tone,
-                                   "detail": _printable(verdict.detail)[:500]})
+                          verdict=stored_verdict(run.verdict))
     except Cancelled:
         return Outcome.cancelled()
     except MethodInputError as exc:

@@ -7,7 +7,7 @@ import io
 from pydantic import BaseModel, Field
 
 from models.bilateral_trade.learners import GBB_LEARNERS
-from models.common.contract import Artifact, MethodResult, Verdict
+from models.common.contract import Answer, Artifact, MethodResult
 
 __all__ = [
     "BenchmarkSummary",
@@ -147,22 +147,22 @@ class Result(MethodResult):
     heatmap_counts: list[list[float]]
     valuation_sample: list[tuple[float, float]]
 
-    def answer(self) -> Verdict:
+    def answer(self) -> Answer:
         """Where the paper's learner (else the practical one) stands against the best fixed price at T."""
         gap = self.benchmarks.gbb - self.benchmarks.fixed_price
         name = next((n for n in ("gbb_one_bit_paper", *GBB_LEARNERS) if n in self.learners), None)
         if name is None:
-            return Verdict("No GBB one-bit learner run", "info", "select gbb_one_bit or gbb_one_bit_paper")
+            return Answer("No GBB one-bit learner run", "info", "select gbb_one_bit or gbb_one_bit_paper")
         if gap <= 1e-9:
-            return Verdict("GBB = best fixed price here", "info",
+            return Answer("GBB = best fixed price here", "info",
                            "this distribution gives a distribution over couples no advantage over one fixed price")
         s = self.learners[name]
         fixed = gap * self.horizon
         detail = (f"{s.label}: regret {s.final_regret_vs_gbb:,.0f} vs the best fixed price's {fixed:,.0f} at "
                   f"T = {self.horizon:,}")
         if s.crossing_round is not None and s.final_regret_vs_gbb < fixed:
-            return Verdict(f"{s.label} beats the best fixed price from round {s.crossing_round:,}", "success", detail)
-        return Verdict(f"{s.label} is still above the best fixed price at T = {self.horizon:,}", "warning",
+            return Answer(f"{s.label} beats the best fixed price from round {s.crossing_round:,}", "success", detail)
+        return Answer(f"{s.label} is still above the best fixed price at T = {self.horizon:,}", "warning",
                        detail + f" ({s.final_regret_vs_gbb / fixed:.2f} x)")
 
     def metrics(self) -> dict[str, float | int | str]:

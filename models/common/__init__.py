@@ -15,6 +15,7 @@ from models.common.claims import (
     seeds_field,
 )
 from models.common.contract import (
+    Answer,
     Artifact,
     Cancelled,
     MethodInputError,
@@ -29,6 +30,7 @@ from models.common.contract import (
 from models.common.device import seeded_init, torch_device
 
 __all__ = [
+    "Answer",
     "QUALITATIVE",
     "Claim",
     "ClaimResult",

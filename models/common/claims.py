@@ -1,33 +1,34 @@
-"""Claims as data: a method declares its paper's claims once, measures them per seed, and the verdict follows.
+"""Claims as data: a method declares its paper's claims once, measures them per seed, and one rule judges them.
 
 How a method uses it (see `tests/models/common/test_claims.py` and any method's `claims.py`):
 
 1. Declare the claims once, at module level::
 
        CLAIMS = (
-           Claim("params", "Selective upcycling adds at most half of full upcycling's parameters",
-                 paper="qualitative", quantity="added parameters, selective / full", op="<=", target=0.5,
-                 floor="at least one expert kept"),
-           Claim("accuracy", "Average accuracy within 1 point of full upcycling",
-                 paper="+0.4 points (Table 2)", quantity="accuracy, selective - full (points)",
-                 op=">=", target=-1.0),
+           Claim("gain", "Instance-level routing beats the best baseline", paper="+8.15 points (abstract)",
+                 quantity="accuracy, ours - best baseline (points)", op=">", target=2.0,
+                 why="a quarter of the paper's +8.15 points, above the 1-query resolution", null="majority router",
+                 units="queries", binary=True),
        )
 
-   `paper` is the paper's own figure where its abstract gives one, else `QUALITATIVE`; never invented.
-   `op` is one of `<=`, `>=`, `<`, `>` against `target`, or `within` (|value - target| <= tolerance).
-   `tolerance` widens `<=`/`>=` in the lenient direction (it is the slack the claim allows). `floor`
-   names the sanity condition that refuses a degenerate pass (measured per seed as `floor_ok`).
-   `headline=False` marks a secondary claim: it is reported but does not decide the green banner.
+   `paper` is the paper's own figure where it gives one, else `QUALITATIVE`; never invented. `op` is one of
+   `<=`, `>=`, `<`, `>` against `target`, or `within` (|value - target| <= tolerance). `why` says in one
+   sentence why `target` is the smallest effect we call a reproduction at our scale. `null` names the trivial
+   reference measured in the same run. `exact` marks a deterministic quantity (judged on its value, no
+   interval); `resolution` is the numerical floor under which a difference is a tie; `binary` says the
+   per-unit values are win/tie/loss, so the exact sign test decides too. `floor` names the sanity condition
+   that refuses a degenerate pass. `headline=False` marks a check (true by construction of our code, or a
+   stress test of ours): it is reported but does not count.
 
-2. Run `params.seeds` independent seeds (`seed_values`, `run_seeds`, in `models.common.seeds`) and measure each claim on each seed
-   as a `Measurement(value, floor_ok)`; `value=None` means the run's settings do not test it.
+2. Run `params.seeds` seeds and measure each claim on each as a `Measurement(value, floor_ok, units=...,
+   null=...)`; `value=None` means the run's settings do not test it.
 
-3. `evaluate_claims(CLAIMS, {claim_id: [Measurement per seed]}, seeds)` gives the `ClaimResult`s the
-   result carries as `claims`; optionally a `Standing` (every competitor's score on the headline metric).
+3. `evaluate_claims(CLAIMS, {claim_id: [Measurement per seed]}, seeds)` gives the `ClaimResult`s.
 
-The verdict is derived from these, nowhere else (`claims_verdict`, used by `MethodResult.verdict`):
-green only when every headline claim is `held` on every seed run and no competitor in the standing beats
-the paper's method; amber when some claim holds at least in part; red when none does.
+The rule (`_judge`): a 95% interval of the quantity's mean (`models.common.stats.mean_interval`); `held`
+only when the whole interval lies on the claim's side, every seed met the floor and the null does not pass;
+`partial` when the mean is on the claim's side but the interval reaches the target ("tie: ..."), or with one
+seed and no units (no interval can be formed); `not_held` otherwise ("vacuous: ..." when the null passes).
 """
 
 from __future__ import annotations
@@ -40,20 +41,21 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from models.common.seeds import run_seeds, seed_values, seeds_field
+from models.common.seeds import run_seeds, seed_values, seeds_field  # re-exported until the house issue
+from models.common.standing import Standing  # re-exported: methods import it from here
+from models.common.stats import LEVEL, Interval, mean_interval, sign_test
 
 __all__ = [
     "QUALITATIVE",
     "Claim",
     "ClaimResult",
+    "ClaimTest",
     "Holds",
-    "LABEL_LIMIT",
     "Measurement",
+    "NullResult",
     "SeedOutcome",
     "Spread",
     "Standing",
-    "Verdict",
-    "claims_verdict",
     "evaluate_claims",
     "format_value",
     "run_seeds",
@@ -62,22 +64,8 @@ __all__ = [
 ]
 
 QUALITATIVE = "qualitative"
-LABEL_LIMIT = 64  # the store's verdict column: a label is built to fit it, never cut mid-word
 Holds = Literal["held", "partial", "not_held", "not_tested"]
 Op = Literal["<=", ">=", "<", ">", "within"]
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """The method's answer in one word, shown first on the page and as a history column.
-
-    `tone` picks the banner colour: "success" (proved, ok, the claim holds), "error" (refuted,
-    contradiction, infeasible), "warning" (not proved, unsolved, partial), "info" (a neutral report).
-    """
-
-    label: str
-    tone: Literal["success", "info", "warning", "error"] = "info"
-    detail: str = ""
 
 
 @dataclass(frozen=True)
@@ -93,19 +81,32 @@ class Claim:
     tolerance: float = 0.0
     floor: str = ""
     headline: bool = True
+    why: str = ""
+    null: str = ""
+    units: str = ""
+    exact: bool = False
+    resolution: float = 0.0
+    binary: bool = False
 
     def __post_init__(self) -> None:
         if not self.statement or not self.paper or not self.quantity:
             raise ValueError(f"claim {self.id!r} needs a statement, the paper's figure (or 'qualitative') and a quantity")
         if self.tolerance < 0 or (self.op == "within" and self.tolerance == 0):
             raise ValueError(f"claim {self.id!r}: tolerance must be >= 0 (and > 0 for 'within')")
+        if self.resolution < 0:
+            raise ValueError(f"claim {self.id!r}: resolution must be >= 0")
+        if self.binary and self.op not in (">", ">=", "<", "<="):
+            raise ValueError(f"claim {self.id!r}: a binary claim compares against a target, not a band")
 
     def passes(self, value: float) -> bool:
-        """Whether one measured value satisfies the comparison (NaN never does)."""
+        """Whether one value satisfies the comparison (NaN never does; a tie within `resolution` never does
+        unless the bound is inclusive and the tie is exact)."""
         if math.isnan(value):
             return False
         if self.op == "within":
             return abs(value - self.target) <= self.tolerance
+        if self.op in ("<", ">") and abs(value - self.target) <= self.resolution:
+            return False
         if self.op == "<=":
             return value <= self.target + self.tolerance
         if self.op == "<":
@@ -113,6 +114,12 @@ class Claim:
         if self.op == ">=":
             return value >= self.target - self.tolerance
         return value > self.target - self.tolerance
+
+    def interval_passes(self, lo: float, hi: float) -> bool:
+        """Whether every value of [lo, hi] satisfies the comparison (the interval lies on the claim's side)."""
+        if self.op == "within":
+            return self.passes(lo) and self.passes(hi)
+        return self.passes(lo) if self.op in (">", ">=") else self.passes(hi)
 
     def criterion(self) -> str:
         """The comparison as a person reads it: "<= 0.5", "within 1 ± 0.15"."""
@@ -124,11 +131,24 @@ class Claim:
 
 @dataclass(frozen=True)
 class Measurement:
-    """A claim's quantity on one seed; `floor_ok=False` refuses the pass (a degenerate run)."""
+    """A claim's quantity on one seed; `floor_ok=False` refuses the pass (a degenerate run).
+
+    `units`: the seed's per-unit values of the quantity (for a comparison, the per-unit paired differences);
+    their mean is `value`. `null`: the trivial reference's value of the same quantity on this seed."""
 
     value: float | None
     floor_ok: bool = True
     note: str = ""
+    units: Sequence[float] | None = None
+    null: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.units is not None and self.value is not None:
+            if len(self.units) == 0:
+                raise ValueError("units must not be empty")
+            mean = math.fsum(self.units) / len(self.units)
+            if not math.isclose(mean, self.value, rel_tol=1e-6, abs_tol=1e-9):
+                raise ValueError(f"the units' mean {mean!r} is not the measured value {self.value!r}")
 
 
 class SeedOutcome(BaseModel):
@@ -139,6 +159,7 @@ class SeedOutcome(BaseModel):
     holds: bool | None = Field(description="None: the seed's run does not test the claim.")
     floor_ok: bool = True
     note: str = ""
+    units: int = Field(0, description="How many units the seed's value averages (0: no per-unit values).")
 
 
 class Spread(BaseModel):
@@ -150,8 +171,27 @@ class Spread(BaseModel):
     text: str = Field(description="'0.312 ± 0.041 (3 seeds)', or '—' when nothing was measured.")
 
 
+class ClaimTest(BaseModel):
+    """The statistical test behind a claim's verdict: the 95% interval of the quantity's mean."""
+
+    kind: str = Field(description="'t over 3 seeds', 'bootstrap over 400 units', 'exact' (no sampling noise)")
+    interval: list[float] | None = Field(None, description="[lo, hi] of the mean; None for an exact claim")
+    level: float = LEVEL
+    units: str = ""
+    resamples: int = 0
+    p_value: float | None = Field(None, description="exact sign test of per-unit wins against losses (binary claims)")
+
+
+class NullResult(BaseModel):
+    """The trivial reference's value of the claim's quantity (mean over seeds) and whether it passes too."""
+
+    name: str
+    value: float | None
+    passes: bool
+
+
 class ClaimResult(BaseModel):
-    """A claim with what we measured, seed by seed, and whether it holds."""
+    """A claim with what we measured, seed by seed, its test, its null, and whether it holds."""
 
     id: str
     statement: str
@@ -160,27 +200,14 @@ class ClaimResult(BaseModel):
     criterion: str
     floor: str = ""
     headline: bool = True
+    why: str = ""
+    units: str = ""
     ours: Spread
     seeds: list[SeedOutcome]
+    test: ClaimTest | None = None
+    null: NullResult | None = None
     holds: Holds
     detail: str
-
-
-class Standing(BaseModel):
-    """Every competitor's score on the headline metric (mean over seeds); the paper's method is `method`."""
-
-    metric: str
-    lower_is_better: bool
-    method: str
-    scores: dict[str, float]
-    labels: dict[str, str] = Field(default_factory=dict, description="display names of the competitors (key: name)")
-
-    def beaten_by(self) -> list[str]:
-        """Competitors whose score is strictly better than the paper's method (their display names)."""
-        ours = self.scores[self.method]
-        better = (lambda s: s < ours) if self.lower_is_better else (lambda s: s > ours)
-        return [self.labels.get(name, name) for name, score in self.scores.items()
-                if name != self.method and better(score)]
 
 
 def format_value(value: float | None, digits: int = 3) -> str:
@@ -209,33 +236,92 @@ def _spread(values: Sequence[float]) -> Spread:
     return Spread(mean=mean, sd=sd, n=len(values), text=f"{format_value(mean)}{spread} ({len(values)} {seeds})")
 
 
+def _sign_p(measured: Sequence[Measurement]) -> float:
+    wins = losses = 0
+    for m in measured:
+        for u in m.units or ():
+            wins, losses = wins + (u > 0), losses + (u < 0)
+    return sign_test(wins, losses)
+
+
+def _test(claim: Claim, measured: Sequence[Measurement]) -> tuple[ClaimTest, Interval | None]:
+    if claim.exact:
+        return ClaimTest(kind="exact", units=claim.units), None
+    per_seed = [list(m.units) if m.units is not None else [m.value] for m in measured if m.value is not None]
+    interval = mean_interval(per_seed)
+    p_value = _sign_p(measured) if claim.binary else None  # two-sided: the interval says which side
+    test = ClaimTest(kind=interval.kind if interval else "none: one seed and no units",
+                     interval=[interval.lo, interval.hi] if interval else None, units=claim.units,
+                     resamples=interval.resamples if interval and len(per_seed) == 1 else 0, p_value=p_value)
+    return test, interval
+
+
+def _null(claim: Claim, measured: Sequence[Measurement]) -> NullResult | None:
+    values = [m.null for m in measured if m.null is not None and m.value is not None]
+    if not claim.null or not values:
+        return None
+    mean = statistics.fmean(values)
+    return NullResult(name=claim.null, value=mean, passes=claim.passes(mean))
+
+
+def _judge(claim: Claim, outcomes: Sequence[SeedOutcome], interval: Interval | None, test: ClaimTest,
+           null: NullResult | None) -> tuple[Holds, str]:
+    """`holds` and the detail's opening by the one rule (see the module docstring)."""
+    tested = [o for o in outcomes if o.holds is not None]
+    if not tested:
+        return "not_tested", "not tested by these settings"
+    values = [o.value for o in tested if o.value is not None]
+    mean = statistics.fmean(values)
+    floors = sum(1 for o in tested if not o.floor_ok)
+    every_seed = len(tested) == len(outcomes)
+    if claim.exact:
+        passed = sum(1 for o in tested if o.holds)
+        verdict: Holds = "held" if passed == len(outcomes) else ("partial" if passed else "not_held")
+        text = f"exact: {claim.criterion()} on {passed} of {len(outcomes)} seeds"
+    elif interval is None:
+        verdict = "partial" if claim.passes(mean) else "not_held"
+        text = f"one seed and no units, no interval: {format_value(mean)} {claim.criterion()}" + (
+            "" if claim.passes(mean) else " fails")
+    else:
+        span = f"[{format_value(interval.lo)}, {format_value(interval.hi)}]"
+        significant = test.p_value is None or test.p_value < 1 - LEVEL
+        p_text = f", sign test p = {format_value(test.p_value)}" if test.p_value is not None else ""
+        if claim.interval_passes(interval.lo, interval.hi) and significant:
+            verdict, text = "held", f"95% interval {span} {claim.criterion()}{p_text}"
+        elif claim.passes(mean):
+            verdict, text = "partial", f"tie: the 95% interval {span} reaches {claim.criterion()}{p_text}"
+        else:
+            verdict = "not_held"
+            text = (f"tie: the mean {format_value(mean)} fails {claim.criterion()}; 95% interval {span}{p_text}"
+                    if claim.interval_passes(interval.lo, interval.lo) or claim.interval_passes(interval.hi, interval.hi)
+                    else f"95% interval {span} fails {claim.criterion()}{p_text}")
+    if verdict == "held" and (floors or not every_seed):
+        verdict = "partial"
+    if floors:
+        text += f"; sanity floor not met on {floors} seed{'s' if floors > 1 else ''}: not {claim.floor}"
+    if not every_seed:
+        text += f"; measured on {len(tested)} of {len(outcomes)} seeds"
+    if null is not None and null.passes and verdict != "not_held":
+        verdict, text = "not_held", f"vacuous: the {null.name} passes too ({format_value(null.value)}); {text}"
+    return verdict, text
+
+
 def _evaluate(claim: Claim, measured: Sequence[Measurement], seeds: Sequence[int]) -> ClaimResult:
     if len(measured) != len(seeds):
         raise ValueError(f"claim {claim.id!r}: {len(measured)} measurements for {len(seeds)} seeds")
     outcomes = [
-        SeedOutcome(seed=seed, value=m.value, floor_ok=m.floor_ok, note=m.note,
+        SeedOutcome(seed=seed, value=m.value, floor_ok=m.floor_ok, note=m.note, units=len(m.units or ()),
                     holds=None if m.value is None else (claim.passes(m.value) and m.floor_ok))
         for seed, m in zip(seeds, measured, strict=True)
     ]
-    tested = [o for o in outcomes if o.holds is not None]
-    passed = sum(1 for o in tested if o.holds)
-    holds: Holds
-    if not tested:
-        holds = "not_tested"
-    elif passed == len(tested) == len(outcomes):
-        holds = "held"
-    elif passed:
-        holds = "partial"
-    else:
-        holds = "not_held"
-    ours = _spread([o.value for o in tested if o.value is not None])
-    floors = sum(1 for o in tested if not o.floor_ok)
-    detail = f"{claim.criterion()} on {passed} of {len(outcomes)} seeds" if tested else "not tested by these settings"
-    if floors:
-        detail += f"; refused on {floors} seed{'s' if floors > 1 else ''}: not {claim.floor}"
+    tested = [m for m in measured if m.value is not None]
+    test, interval = _test(claim, tested) if tested else (None, None)
+    null = _null(claim, measured)
+    holds, detail = _judge(claim, outcomes, interval, test or ClaimTest(kind="none"), null)
+    ours = _spread([o.value for o in outcomes if o.value is not None])
     return ClaimResult(id=claim.id, statement=claim.statement, paper=claim.paper, quantity=claim.quantity,
-                       criterion=claim.criterion(), floor=claim.floor, headline=claim.headline, ours=ours,
-                       seeds=outcomes, holds=holds, detail=detail)
+                       criterion=claim.criterion(), floor=claim.floor, headline=claim.headline, why=claim.why,
+                       units=claim.units, ours=ours, seeds=outcomes, test=test, null=null, holds=holds, detail=detail)
 
 
 def evaluate_claims(claims: Sequence[Claim], measured: Mapping[str, Sequence[Measurement]],
@@ -246,52 +332,3 @@ def evaluate_claims(claims: Sequence[Claim], measured: Mapping[str, Sequence[Mea
         raise ValueError(f"measurements for undeclared claims: {sorted(unknown)}")
     missing = [Measurement(None)] * len(seeds)
     return [_evaluate(c, measured.get(c.id, missing), seeds) for c in claims]
-
-
-def claims_verdict(claims: Sequence[ClaimResult], standing: Standing | None = None,
-                   answer: Verdict | None = None) -> Verdict:
-    """The verdict by the one rule. With an `answer` (a core demo's "Proved"), its label and tone stand,
-    except that a green answer turns amber while a headline claim does not hold."""
-    headline = [c for c in claims if c.headline]
-    beaten = standing.beaten_by() if standing is not None else []
-    all_held = bool(headline) and all(c.holds == "held" for c in headline) and not beaten
-    detail = "; ".join(f"{c.id} {c.holds.replace('_', ' ')}: {c.ours.text}" for c in claims)
-    if beaten and standing is not None:  # first, so that a detail cut to the store's size keeps it
-        detail = f"beaten on {standing.metric} by {', '.join(beaten)}; {detail}"
-    if answer is not None:
-        if answer.tone == "success" and not all_held and headline:
-            return Verdict(answer.label, "warning", "; ".join(p for p in (answer.detail, detail) if p))
-        return Verdict(answer.label, answer.tone, answer.detail or detail)
-    if not claims or all(c.holds == "not_tested" for c in claims):
-        return Verdict("Claims not tested by these settings", "info", detail)
-    if all_held:
-        n = max(len(c.seeds) for c in headline)
-        if n == 1:  # one seed is evidence, not the paper's check over seeds: the label says which
-            return Verdict(f"All {len(headline)} headline claims hold on this one seed; run 3+ to check",
-                           "success", detail)
-        return Verdict(f"Reproduced: all {len(headline)} headline claims hold on each of {n} seeds", "success", detail)
-    if beaten and standing is not None and bool(headline) and all(c.holds == "held" for c in headline):
-        head = f"All {len(headline)} headline claims hold, but "
-        return Verdict(head + _beaten_phrase(beaten, standing.metric, LABEL_LIMIT - len(head)), "warning", detail)
-    some = sum(1 for c in claims if c.holds in ("held", "partial"))
-    if some:
-        held = sum(1 for c in headline if c.holds == "held")
-        head = f"Partly reproduced: {held} of {len(headline)} headline claims hold"
-        if beaten and standing is not None:
-            head += "; " + _beaten_phrase(beaten, standing.metric, LABEL_LIMIT - len(head) - 2)
-        return Verdict(head, "warning", detail)
-    return Verdict("Not reproduced: no claim holds here", "error", detail)
-
-
-def _beaten_phrase(beaten: Sequence[str], metric: str, room: int) -> str:
-    """Who beats the paper's method, as fully as `room` characters allow (the detail always names them)."""
-    names = ", ".join(beaten)
-    verb = "scores" if len(beaten) == 1 else "score"
-    for phrase in (f"{names} {verb} better on {metric}", f"{names} {verb} better"):
-        if len(phrase) <= room:
-            return phrase
-    for phrase in (("a baseline scores better", "a baseline wins") if len(beaten) == 1 else
-                   (f"{len(beaten)} baselines score better", f"{len(beaten)} baselines win")):
-        if len(phrase) <= room:
-            return phrase
-    return "beaten"

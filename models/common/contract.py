@@ -9,12 +9,14 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, final
 
 from pydantic import BaseModel, Field
 
-from models.common.claims import ClaimResult, Standing, Verdict, claims_verdict
+from models.common.claims import ClaimResult, Standing
+from models.common.verdict import Answer, Verdict, claims_verdict
 
 if TYPE_CHECKING:  # plotly is imported lazily by figures.py modules
     import plotly.graph_objects as go
 
 __all__ = [
+    "Answer",
     "Artifact",
     "Cancelled",
     "MethodInputError",
@@ -84,7 +86,7 @@ class MethodResult(BaseModel):
     def metrics(self) -> dict[str, float | int | str]:
         return {}
 
-    def answer(self) -> Verdict | None:
+    def answer(self) -> Answer | None:
         """A core demo's answer to the user's question ("Proved", "Refuted", "ok"); None for claim pages."""
         return None
 

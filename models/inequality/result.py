@@ -9,7 +9,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from models.common.contract import Artifact, MethodResult, Verdict
+from models.common.contract import Answer, Artifact, MethodResult
 
 __all__ = ["CheckOut", "CounterexampleOut", "EqualityOut", "LeanOut", "ProductOut", "Result", "SquareOut", "Stage"]
 
@@ -114,18 +114,18 @@ class Result(MethodResult):
     slice_values: list[float] = Field(default_factory=list)
     total_seconds: float = 0.0
 
-    def answer(self) -> Verdict:
+    def answer(self) -> Answer:
         domain = " under the hypotheses" if self.hypotheses else " over all reals"
         if self.status == "proved":
             margin = self.certificate.margin if self.certificate is not None else "0"
             extra = f", margin {margin}" if self.strict else ""
-            return Verdict("Proved", "success", f"exact checker and independent evaluation both accept{extra}{domain}")
+            return Answer("Proved", "success", f"exact checker and independent evaluation both accept{extra}{domain}")
         if self.status == "refuted" and self.counterexample is not None:
             point = ", ".join(f"{k} = {v}" for k, v in self.counterexample.point.items())
             text = f"p({point}) = {self.counterexample.value}"
-            return Verdict("Refuted", "error", text if len(text) <= 160 else text[:157] + "...")
+            return Answer("Refuted", "error", text if len(text) <= 160 else text[:157] + "...")
         reason = self.reason or "no certificate found"
-        return Verdict("Not proved", "warning", reason if len(reason) <= 200 else reason[:197] + "...")
+        return Answer("Not proved", "warning", reason if len(reason) <= 200 else reason[:197] + "...")
 
     def metrics(self) -> dict[str, float | int | str]:
         out: dict[str, float | int | str] = {

@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 from pydantic import AliasChoices, BaseModel, Field, model_serializer, model_validator
 
-from models.common import Artifact, MethodResult, Verdict
+from models.common import Answer, Artifact, MethodResult
 from models.layout.scene import Obj, Opening, Room, Scene
 
 __all__ = ["AblationRow", "ClusterOut", "LayoutMetrics", "MilpReport", "PoseOut", "RelationVerdict", "Result", "Status",
@@ -155,19 +155,19 @@ class Result(MethodResult):
         data["metrics"] = data.pop("scores")
         return data
 
-    def answer(self) -> Verdict:
+    def answer(self) -> Answer:
         m = self.scores
         if self.status == "ok":
             by = "the MILP solver" if self.solver == "milp" else "the optimiser"
-            return Verdict("OK", "success", f"{len(self.boxes)} objects, all {m.relation_count} relations hold, no collisions ({by})")
+            return Answer("OK", "success", f"{len(self.boxes)} objects, all {m.relation_count} relations hold, no collisions ({by})")
         if self.status == "contradiction":
-            return Verdict("Contradiction", "error", f"{len(self.conflicts)} minimal conflicting set(s); "
+            return Answer("Contradiction", "error", f"{len(self.conflicts)} minimal conflicting set(s); "
                            f"dropping {len(self.suggested_drop)} relation(s) restores consistency")
         if self.status == "infeasible":
-            return Verdict("Infeasible", "error", self.reasons[0] if self.reasons else self.message)
+            return Answer("Infeasible", "error", self.reasons[0] if self.reasons else self.message)
         problems = len(self.violations) + len(self.collisions) + len(self.out_of_room) + len(self.blocked)
         proof = " (MILP: no layout with the finite yaw set)" if self.milp and self.milp.status == "infeasible" else ""
-        return Verdict("Unsolved", "warning", f"best layout found has {problems} violation(s){proof}")
+        return Answer("Unsolved", "warning", f"best layout found has {problems} violation(s){proof}")
 
     def metrics(self) -> dict[str, float | int | str]:
         table: dict[str, float | int | str] = {"status": self.status}

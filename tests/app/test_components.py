@@ -197,9 +197,14 @@ def _claims_script() -> None:
              "ours": {"mean": 1.5, "sd": 2.0, "n": 2, "text": "1.5 ± 2 (2 seeds)"},
              "seeds": [{"seed": 0, "value": 3.0, "holds": True, "floor_ok": True, "note": ""},
                        {"seed": 1, "value": 0.1234567890123, "holds": False, "floor_ok": False, "note": ""}],
-             "detail": "> 0 on 1 of 2 seeds"}
+             "detail": "tie: the 95% interval [-16, 19] reaches > 0",
+             "test": {"kind": "t over 2 seeds", "interval": [-16.0, 19.0], "level": 0.95, "units": "", "resamples": 0},
+             "null": {"name": "majority router", "value": -3.0, "passes": False}}
+    check = {**claim, "id": "check", "statement": "The budget is respected", "headline": False, "holds": "held",
+             "null": None, "test": {"kind": "exact"}}
     job = JobView(id="j1", method="m", status="succeeded", progress=1.0, message="", params={},
-                  result={"claims": [claim]}, verdict=VerdictView("Partly reproduced", "warning", "x"))
+                  result={"claims": [claim, check]},
+                  verdict=VerdictView(kind="partly", tone="warning", held=0, tested=1, headline=1, seeds=2))
     verdict_banner(job)
     claims_table(job)
 
@@ -211,32 +216,41 @@ def _beaten_script() -> None:
     claim = {"id": "beats", "holds": "held"}
     verdict_banner(JobView(id="j2", method="m", status="succeeded", progress=1.0, message="", params={},
                            result={"claims": [claim]},
-                           verdict=VerdictView("All 1 headline claims hold, but a baseline wins", "warning",
-                                               "beaten on test_loss by FNO (regular grid); beats held: 1")))
+                           verdict=VerdictView(kind="beaten", tone="warning", held=1, tested=1, headline=1, seeds=3,
+                                               beaten_by=("FNO (regular grid)",), metric="test_loss",
+                                               detail="beats held: 1")))
 
 
-def test_the_banner_names_who_beats_the_method_when_the_label_has_no_room() -> None:
+def _unescaped(markdown: str) -> str:
+    return markdown.replace("\\", "").replace("\u2060", "")
+
+
+def test_the_banner_is_worded_from_the_verdicts_fields_and_names_who_beats_the_method() -> None:
     at = AppTest.from_function(_beaten_script, default_timeout=30)
     at.run()
     assert not at.exception
-    assert [w.value for w in at.warning] == [
-        "**All 1 headline claims hold, but a baseline wins**: 1 of 1 claims hold on every seed (table below); "
-        "beaten on test\\_loss by FNO \\(regular grid\\)"]  # shown literally: escaped markdown
+    (banner,) = [w.value for w in at.warning]
+    assert _unescaped(banner) == ("**All 1 headline claims hold over 3 seeds, but FNO (regular grid) scores better on "
+                                  "test_loss** (claims table below)")
+    assert "test\\_loss" in banner, "shown literally: escaped markdown"
 
 
 def test_the_claims_table_shows_paper_ours_and_holds_and_the_banner_counts_them() -> None:
     at = AppTest.from_function(_claims_script, default_timeout=30)
     at.run()
     assert not at.exception
-    assert [w.value for w in at.warning] == ["**Partly reproduced**: 0 of 1 claims hold on every seed (table below)"]
-    table_md = next(m.value for m in at.markdown if m.value.startswith("| Holds"))
+    (banner,) = [w.value for w in at.warning]
+    assert _unescaped(banner) == "**Partly reproduced: 0 of 1 tested headline claims hold over 2 seeds** (claims table below)"
+    table_md, checks_md = [m.value for m in at.markdown if m.value.startswith("| Holds")]
     assert "🟡 partial" in table_md and "+20 points" in table_md and "1.5 ± 2 (2 seeds)" in table_md
+    assert "95% interval \\[-16, 19\\]" in table_md and "majority router: -3 (does not pass)" in table_md
     assert "Ours beats \\| the baseline" in table_md, "a pipe in a claim is escaped: it cannot break the table"
-    assert table_md.splitlines()[2].count("|") - table_md.splitlines()[2].count("\\|") == 6, "five cells"
+    assert table_md.splitlines()[2].count("|") - table_md.splitlines()[2].count("\\|") == 7, "six cells"
+    assert "The budget is respected" in checks_md and "The budget" not in table_md, "checks are shown apart"
     # seed 1 met "> 0" but its run was degenerate: the table says why it does not count
     assert "sanity floor not met on 1 seed: the baseline was tuned" in table_md
     seeds = at.dataframe[0].value
-    assert list(seeds["Value"]) == ["3", "0.1235"], "per-seed values formatted, no 17-digit floats"
+    assert list(seeds["Value"]) == ["3", "0.1235"] * 2, "per-seed values formatted, no 17-digit floats"
 
 
 @pytest.mark.parametrize(("prop", "value", "words"), [

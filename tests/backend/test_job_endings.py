@@ -136,17 +136,13 @@ def test_a_job_process_stops_itself_past_its_own_deadline() -> None:
         pool.close()
 
 
-@pytest.mark.parametrize("label", ["Partly reproduced: 2 of 4 headline claims hold; Local only (radius GNO) "
-                                   "scores better on relative L2", "Proved", "x" * 80])
-def test_a_stored_verdict_label_fits_its_column_and_is_cut_at_a_word(label: str) -> None:
-    from backend.jobs.outcome import fit_label
-    from models.common.claims import LABEL_LIMIT
+def test_the_stored_verdict_keeps_every_field_and_fits_its_columns() -> None:
+    from backend.jobs.outcome import stored_verdict
+    from models.common.verdict import Verdict
 
-    fitted = fit_label(label)
-    assert len(fitted) <= LABEL_LIMIT
-    if len(label) <= LABEL_LIMIT:
-        assert fitted == label
-    else:  # what is kept is whole words of the label, then an ellipsis
-        kept = fitted.removesuffix(" …").removesuffix("…").strip()
-        assert fitted.endswith("…") and label.startswith(kept)
-        assert kept == "" or label[len(kept)] == " "
+    verdict = Verdict("partly", "warning", held=1, tested=3, headline=4, seeds=3, beaten_by=("EMA", "x" * 300),
+                      metric="test loss\x00", label="", detail="d" * 900)
+    stored = stored_verdict(verdict)
+    assert (stored["kind"], stored["held"], stored["tested"], stored["headline"], stored["seeds"]) == ("partly", 1, 3, 4, 3)
+    assert stored["beaten_by"][0] == "EMA" and len(stored["beaten_by"][1]) == 200
+    assert "\x00" not in stored["metric"] and len(stored["detail"]) == 500
