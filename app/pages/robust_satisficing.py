@@ -9,7 +9,7 @@ import streamlit as st
 from app.components import JobView, format_number, method_page, param_widget, show_figures, table
 
 NAME = "robust_satisficing"
-LEFT = ("dataset", "tau_factor", "tau_sweep", "train_size")
+LEFT = ("dataset", "tau_multiplier", "tau_sweep", "train_size")
 RIGHT = ("epochs", "learning_rate", "hidden", "seeds", "seed")
 NUMBERS = {"learning_rate", "seed"}
 METHODS = {"erm": "ERM", "group_dro": "group DRO (training groups)", "tilted_erm": "tilted ERM", "jtt": "JTT",
@@ -18,8 +18,8 @@ METHODS = {"erm": "ERM", "group_dro": "group DRO (training groups)", "tilted_erm
 
 def controls() -> dict[str, Any]:
     """Data and target on the left, training and seeds on the right."""
-    st.caption("Implemented: the KL-ambiguity form, tilted loss k log E[exp(loss / k)] <= tau (the paper's full text "
-               "was not available to us; see About).")
+    st.caption("Implemented: IRS as the paper's official code runs it, a KL tilt over groups p ~ p0 exp(h l) "
+               "maximising (E_p loss - tau) / KL, tau = max(1.01 x loss, 0.1), after a plain warm-up (see About).")
     left, right = st.columns(2)
     values: dict[str, Any] = {}
     for column, names in ((left, LEFT), (right, RIGHT)):
@@ -52,9 +52,9 @@ def render(job: JobView) -> None:
                      "chosen on validation": ", ".join(dict.fromkeys(over("setting"))),  # type: ignore[arg-type]
                      "backward passes / step": format_number(runs[0]["methods"][key]["backward_passes_per_step"])})
     st.subheader(f"Methods on the test set, mean ± sd over {len(runs)} seed(s)")
-    table(rows, caption=f"tau = {r['tau_factor']:g} x ERM's validation loss (first seed: tau = "
-                        f"{format_number(r['tau'], 3)}, IRS ends at k = {format_number(r['fragility'], 3)}). "
-                        f"Shift: {r['shift_name']}.")
+    table(rows, caption=f"IRS's target tau = max({r['tau_multiplier']:g} x loss, 0.1) (first seed, last step: tau = "
+                        f"{format_number(r['tau'], 3)}, fragility kappa = {format_number(r['fragility'], 3)}, tilt "
+                        f"KL = {format_number(r['kl'], 3)} nats). Shift: {r['shift_name']}.")
     show_figures(job, ["tradeoff", "degradation", "groups", "trace"])
 
 

@@ -27,7 +27,7 @@ def _tradeoff(result: Result) -> go.Figure:
     if result.sweep:
         fig.add_trace(go.Scatter(
             x=[p.average * scale for p in result.sweep], y=[p.worst_group * scale for p in result.sweep],
-            mode="lines+markers+text", text=[f"{p.tau_factor:g}x" for p in result.sweep], textposition="top center",
+            mode="lines+markers+text", text=[f"{p.tau_multiplier:g}x" for p in result.sweep], textposition="top center",
             name="IRS, tau sweep (first seed)", line={"color": PALETTE[1]}))
     for index, key in enumerate(METHODS):
         x = np.array(result.over_seeds(key, "average")) * scale
@@ -71,12 +71,13 @@ def _trace(result: Result) -> go.Figure:
                              line={"color": PALETTE[1]}), secondary_y=False)
     fig.add_trace(go.Scatter(x=result.trace_steps, y=result.trace_erm_loss, name="ERM mean training loss",
                              line={"color": PALETTE[2], "dash": "dot"}), secondary_y=False)
-    fig.add_trace(go.Scatter(x=result.trace_steps, y=result.trace_fragility, name="IRS fragility k",
+    fig.add_trace(go.Scatter(x=result.trace_steps, y=result.trace_tau, name="IRS active target tau",
+                             line={"color": PALETTE[3], "dash": "dash"}), secondary_y=False)
+    fig.add_trace(go.Scatter(x=result.trace_steps, y=result.trace_kl, name="IRS tilt KL(p* || p0)",
                              line={"color": PALETTE[0]}), secondary_y=True)
-    fig.add_hline(y=result.tau, line_dash="dash", annotation_text="tau", secondary_y=False)
-    fig.update_yaxes(title_text="mean training loss (nats)", secondary_y=False)
-    fig.update_yaxes(title_text="fragility k (loss units per nat, log)", type="log", secondary_y=True)
-    fig.update_layout(title="IRS training (first seed): the loss and the 1-D k update",
+    fig.update_yaxes(title_text="loss (nats)", secondary_y=False)
+    fig.update_yaxes(title_text="tilt KL(p* || prior) (nats, log)", type="log", secondary_y=True)
+    fig.update_layout(title=f"IRS training after its {result.warmup_steps}-step warm-up (first seed): loss, target, tilt",
                       xaxis_title="step (one forward and one backward pass each)", height=420)
     return fig
 

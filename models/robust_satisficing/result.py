@@ -47,21 +47,24 @@ class Methods(BaseModel):
 
 
 class SeedScores(BaseModel):
-    """One seed: every method's scores, IRS's target and fragility."""
+    """One seed: every method's scores; IRS's last active target, fragility kappa and tilt KL(p* || p0)."""
 
     seed: int
     methods: Methods
+    untrained: MethodScore  # the shared initialisation, untrained: the claims' trivial reference
     tau: float
     fragility: float
-    feasible: bool
+    kl: float
+    tilted: bool  # the final tilt is active (KL above run.KL_ACTIVE)
 
 
 class SweepPoint(BaseModel):
-    """IRS at tau = tau_factor x ERM's validation loss: the final fragility k and the test scores (first seed)."""
+    """IRS at tau = max(multiplier x loss, 0.1): the final target, fragility, KL and the test scores (first seed)."""
 
-    tau_factor: float
+    tau_multiplier: float
     tau: float
     fragility: float
+    kl: float
     average: float
     worst_group: float
     degradation: float
@@ -75,15 +78,18 @@ class Result(MethodResult):
     shift_name: str
     train_group_sizes: list[int]
     test_group_sizes: list[int]
-    erm_validation_loss: float
-    tau_factor: float
-    tau: float
-    fragility: float  # IRS's k at the end of the first seed's run
-    feasible: bool
+    tau_multiplier: float
+    tau: float  # IRS's active target at the last step of the first seed
+    fragility: float  # IRS's kappa at the last step of the first seed
+    kl: float
+    tilted: bool
     seeds_run: list[SeedScores]
     sweep: list[SweepPoint]
+    warmup_steps: int
     trace_steps: list[int]
     trace_fragility: list[float]
+    trace_tau: list[float]
+    trace_kl: list[float]
     trace_irs_loss: list[float]
     trace_erm_loss: list[float]
 
@@ -108,8 +114,9 @@ class Result(MethodResult):
     def metrics(self) -> dict[str, float | int | str]:
         scale, unit = (1.0, " (target units^2)") if self.regression else (100.0, " (%)")
         values: dict[str, float | int | str] = {
-            "Target tau = factor x ERM validation loss (first seed)": f"{format_value(self.tau)} ({self.tau_factor:g}x)",
-            "IRS fragility k at the end (first seed)": format_value(self.fragility),
+            "IRS target tau at the last step (first seed)": f"{format_value(self.tau)} (max({self.tau_multiplier:g} x loss, 0.1))",
+            "IRS fragility kappa at the last step (first seed)": format_value(self.fragility),
+            "IRS tilt KL(p* || p0) at the last step, nats (first seed)": format_value(self.kl),
             "Backward passes per IRS step": self.methods.irs.backward_passes_per_step,
         }
         for key in METHODS:
@@ -132,14 +139,15 @@ class Result(MethodResult):
                 for row in m.groups:
                     groups.write(f"{s.seed},{key},{row.group},{row.name},{row.size},{row.score:.6f}\n")
         sweep = io.StringIO()
-        sweep.write("tau_factor,tau,fragility_k,average,worst_group,degradation,train_loss\n")
+        sweep.write("tau_multiplier,tau,fragility_kappa,kl,average,worst_group,degradation,train_loss\n")
         for p in self.sweep:
-            sweep.write(f"{p.tau_factor:g},{p.tau:.6f},{p.fragility:.6g},{p.average:.6f},{p.worst_group:.6f},"
+            sweep.write(f"{p.tau_multiplier:g},{p.tau:.6f},{p.fragility:.6g},{p.kl:.6g},{p.average:.6f},{p.worst_group:.6f},"
                         f"{p.degradation:.6f},{p.train_loss:.6f}\n")
         trace = io.StringIO()
-        trace.write("step,irs_fragility_k,irs_train_loss,erm_train_loss\n")
-        for step, k, irs_loss, erm_loss in zip(self.trace_steps, self.trace_fragility, self.trace_irs_loss,
-                                               self.trace_erm_loss, strict=True):
-            trace.write(f"{step},{k:.6g},{irs_loss:.6f},{erm_loss:.6f}\n")
+        trace.write("step,irs_fragility_kappa,irs_tau,irs_kl,irs_train_loss,erm_train_loss\n")
+        for step, k, tau, kl, irs_loss, erm_loss in zip(self.trace_steps, self.trace_fragility, self.trace_tau,
+                                                        self.trace_kl, self.trace_irs_loss, self.trace_erm_loss,
+                                                        strict=True):
+            trace.write(f"{step},{k:.6g},{tau:.6g},{kl:.6g},{irs_loss:.6f},{erm_loss:.6f}\n")
         return {"methods_by_seed.csv": Artifact.csv(methods.getvalue()), "groups.csv": Artifact.csv(groups.getvalue()),
                 "tau_sweep.csv": Artifact.csv(sweep.getvalue()), "irs_trace.csv": Artifact.csv(trace.getvalue())}

@@ -1,4 +1,4 @@
-"""run(params, progress): per seed, ERM fixes tau on validation; baselines are tuned on validation; IRS trains."""
+"""run(params, progress): per seed ERM, IRS (tau tied to the current loss), and the baselines tuned on validation."""
 
 from __future__ import annotations
 
@@ -16,12 +16,21 @@ from models.common.tabular import group_mse_table, group_table, worst_group
 from models.robust_satisficing.claims import CLAIMS
 from models.robust_satisficing.data import ShiftedData, build
 from models.robust_satisficing.params import Params
-from models.robust_satisficing.result import LABELS, Methods, MethodScore, Result, SeedScores, SweepPoint
-from models.robust_satisficing.tilted import tilted_loss
+from models.robust_satisficing.result import (
+    LABELS,
+    METHODS,
+    Methods,
+    MethodScore,
+    Result,
+    SeedScores,
+    SweepPoint,
+)
 from models.robust_satisficing.training import (
     Fit,
+    PassCount,
     Problem,
     jtt_errors,
+    make_model,
     per_sample_losses,
     train_erm,
     train_group_dro,
@@ -101,13 +110,6 @@ def _tuned(candidates: list[tuple[str, Callable[[Progress], Fit]]], data: Shifte
     return max(scores, key=lambda s: s.validation_worst)
 
 
-def _validation_loss(fit: Fit, problem: Problem, data: ShiftedData, device: str) -> float:
-    X = torch.tensor(data.validation.X, dtype=torch.float32, device=device)
-    y = torch.tensor(data.validation.y, dtype=problem.y.dtype, device=device)
-    with torch.no_grad():
-        return float(per_sample_losses(fit.model, problem, X, y).mean())
-
-
 def _problem(params: Params, data: ShiftedData, seed: int, device: str) -> Problem:
     assert data.train.groups is not None
     return Problem.make(data.train.X, data.train.y, data.train.groups, regression=data.regression,
@@ -115,8 +117,14 @@ def _problem(params: Params, data: ShiftedData, seed: int, device: str) -> Probl
                         device=device)
 
 
-def _run_seed(params: Params, seed: int, progress: Progress) -> tuple[SeedScores, dict[str, object]]:
-    """One seed: data, ERM, tau from ERM's validation loss, IRS, and the three tuned baselines."""
+KL_ACTIVE = 1e-3  # nats: IRS's final tilt counts as active (the method reweights) above this KL(p* || p0)
+
+
+Units = dict[str, np.ndarray] | None
+
+
+def _run_seed(params: Params, seed: int, progress: Progress) -> tuple[SeedScores, dict[str, object], Units]:
+    """One seed: data, ERM, IRS, JTT's first stage and the three tuned baselines."""
     monotone = MonotoneProgress(progress)
     data = build(params.dataset, np.random.default_rng(seed), train_size=params.train_size)
     _check_budget(params, data.train.n)
@@ -124,9 +132,7 @@ def _run_seed(params: Params, seed: int, progress: Progress) -> tuple[SeedScores
     problem = _problem(params, data, seed, device)
     share = 1.0 / TRAININGS
     erm = train_erm(problem, monotone.stage(0, share))
-    erm_validation = _validation_loss(erm, problem, data, device)
-    tau = params.tau_factor * erm_validation
-    irs = train_irs(problem, tau, monotone.stage(share, 2 * share))
+    irs = train_irs(problem, monotone.stage(share, 2 * share), tau_multiplier=params.tau_multiplier)
     errors = jtt_errors(problem, monotone.stage(2 * share, 3 * share))
     dro = _tuned([(f"eta = {s:g}", partial(train_group_dro, problem, eta=s)) for s in DRO_STEPS], data, device,
                  monotone.stage(3 * share, 6 * share))
@@ -134,42 +140,72 @@ def _run_seed(params: Params, seed: int, progress: Progress) -> tuple[SeedScores
                   monotone.stage(6 * share, 9 * share))
     jtt = _tuned([(f"upweight {u:g}", partial(train_jtt, problem, upweight=u, errors=errors)) for u in JTT_UPWEIGHTS],
                  data, device, monotone.stage(9 * share, 1.0))
+    model = make_model(problem)
     with torch.no_grad():
-        final = tilted_loss(per_sample_losses(irs.model, problem, problem.X, problem.y), irs.fragility[-1])
+        initial_loss = float(per_sample_losses(model, problem, problem.X, problem.y).mean())
+    untrained = Fit(model, PassCount(1, 0, 1), train_loss=[initial_loss])
     methods = Methods(erm=_score(erm, data, device, "—"), group_dro=dro, tilted_erm=term, jtt=jtt,
-                      irs=_score(irs, data, device, f"tau = {params.tau_factor:g} x ERM validation loss"))
-    scores = SeedScores(seed=seed, methods=methods, tau=tau, fragility=irs.fragility[-1],
-                        feasible=float(final) <= tau * (1 + 1e-3))
-    return scores, {"data": data, "problem": problem, "erm": erm, "irs": irs, "erm_validation": erm_validation}
+                      irs=_score(irs, data, device, f"tau = max({params.tau_multiplier:g} x loss, 0.1)"))
+    scores = SeedScores(seed=seed, methods=methods, untrained=_score(untrained, data, device, "initialisation"),
+                        tau=irs.tau[-1], fragility=irs.fragility[-1], kl=irs.kl[-1], tilted=irs.kl[-1] > KL_ACTIVE)
+    units = None if data.regression else _units(irs, erm, untrained, data, device)
+    return scores, {"data": data, "problem": problem, "erm": erm, "irs": irs}, units
 
 
 def _sweep(params: Params, first: dict[str, object], progress: Progress) -> list[SweepPoint]:
-    data, problem, erm_validation = first["data"], first["problem"], first["erm_validation"]
-    assert isinstance(data, ShiftedData) and isinstance(problem, Problem) and isinstance(erm_validation, float)
+    data, problem = first["data"], first["problem"]
+    assert isinstance(data, ShiftedData) and isinstance(problem, Problem)
     monotone = MonotoneProgress(progress)
     points = []
     for k, factor in enumerate(params.tau_sweep):
-        fit = train_irs(problem, factor * erm_validation, monotone.stage(k / len(params.tau_sweep),
-                                                                         (k + 1) / len(params.tau_sweep)))
+        fit = train_irs(problem, monotone.stage(k / len(params.tau_sweep), (k + 1) / len(params.tau_sweep)),
+                        tau_multiplier=factor)
         score = _score(fit, data, torch_device(), "")
-        points.append(SweepPoint(tau_factor=factor, tau=factor * erm_validation, fragility=fit.fragility[-1],
+        points.append(SweepPoint(tau_multiplier=factor, tau=fit.tau[-1], fragility=fit.fragility[-1], kl=fit.kl[-1],
                                  average=score.average, worst_group=score.worst, degradation=score.degradation,
                                  train_loss=fit.train_loss[-1]))
     return points
 
 
-def _measure(runs: list[SeedScores], regression: bool) -> dict[str, list[Measurement]]:
+def _correct(fit: Fit, data: ShiftedData, device: str) -> np.ndarray:
+    return (_outputs(fit, data.test.X, device).argmax(axis=1) == data.test.y).astype(float)
+
+
+def _units(irs: Fit, erm: Fit, untrained: Fit, data: ShiftedData, device: str) -> dict[str, np.ndarray]:
+    """Per test point: 100 (correct_IRS - correct_ERM) (their mean: the average-accuracy difference), and the same
+    weighted by n (id_w[g] - shift_w[g]) / n_g (their mean: the difference of the drops under shift); the
+    untrained network's versions (the null)."""
+    assert data.test.groups is not None
+    n = len(data.test.y)
+    sizes = np.bincount(data.test.groups, minlength=len(data.group_names)).astype(float)
+    weight = n * (data.id_weights - data.shift_weights)[data.test.groups] / sizes[data.test.groups]
+    erm_correct = _correct(erm, data, device)
+    out = {}
+    for name, fit in (("irs", irs), ("null", untrained)):
+        diff = 100 * (_correct(fit, data, device) - erm_correct)
+        out[f"{name}_average"], out[f"{name}_degradation"] = diff, weight * diff
+    return out
+
+
+def _measure(runs: list[SeedScores], units: list[Units]) -> dict[str, list[Measurement]]:
     measured: dict[str, list[Measurement]] = {c.id: [] for c in CLAIMS}
-    for s in runs:
-        erm, irs = s.methods.erm, s.methods.irs
-        note = "regression: the accuracy claims are not measured" if regression else ""
-        measured["worst_group"].append(Measurement(None if regression else 100 * (irs.worst - erm.worst),
-                                                   floor_ok=s.feasible, note=note))
-        measured["average"].append(Measurement(None if regression else 100 * (irs.average - erm.average), note=note))
-        measured["degradation"].append(Measurement(None if regression else 100 * (irs.degradation - erm.degradation),
-                                                   note=note))
+    for k, s in enumerate(runs):
+        erm, irs, null = s.methods.erm, s.methods.irs, s.untrained
         measured["one_pass"].append(Measurement(irs.backward_passes_per_step,
                                                 floor_ok=irs.forward_passes_per_step == 1.0))
+        u = units[k]
+        if u is None:
+            note = "regression: the accuracy claims are not measured"
+            for key in ("worst_group", "average", "degradation"):
+                measured[key].append(Measurement(None, note=note))
+            continue
+        measured["worst_group"].append(Measurement(100 * (irs.worst - erm.worst), floor_ok=s.tilted,
+                                                   null=100 * (null.worst - erm.worst)))
+        measured["average"].append(Measurement(float(np.mean(u["irs_average"])), units=u["irs_average"].tolist(),
+                                               null=float(np.mean(u["null_average"]))))
+        measured["degradation"].append(Measurement(float(np.mean(u["irs_degradation"])),
+                                                   units=u["irs_degradation"].tolist(),
+                                                   null=float(np.mean(u["null_degradation"]))))
     return measured
 
 
@@ -192,22 +228,24 @@ def run(params: Params, progress: Progress) -> Result:
     data, erm, irs = first["data"], first["erm"], first["irs"]
     assert isinstance(data, ShiftedData) and isinstance(erm, Fit) and isinstance(irs, Fit)
     assert data.train.groups is not None and data.test.groups is not None
+    warmup = len(irs.train_loss) - len(irs.fragility)
     steps, k_trace = _trace(irs.fragility)
-    free = ("erm", "tilted_erm", "jtt", "irs")  # methods that do not use training group labels
     standing = None if data.regression else Standing(
-        metric="worst-group test accuracy (%), methods without training group labels", lower_is_better=False,
-        method="irs", scores={k: 100 * float(np.mean([getattr(s.methods, k).worst for s in runs])) for k in free},
-        labels={k: LABELS[k] for k in free})
+        metric="worst-group test accuracy (%)", lower_is_better=False, method="irs",
+        seed_scores={k: [100 * getattr(s.methods, k).worst for s in runs] for k in METHODS},
+        labels=dict(LABELS))
     monotone(1.0, "done")
     return Result(
         dataset=params.dataset, regression=data.regression, group_names=list(data.group_names),
         shift_name=data.shift_name,
         train_group_sizes=np.bincount(data.train.groups, minlength=len(data.group_names)).tolist(),
         test_group_sizes=np.bincount(data.test.groups, minlength=len(data.group_names)).tolist(),
-        erm_validation_loss=float(first["erm_validation"]),  # type: ignore[arg-type]
-        tau_factor=params.tau_factor, tau=runs[0].tau, fragility=runs[0].fragility, feasible=runs[0].feasible,
-        seeds_run=runs, sweep=sweep, trace_steps=steps, trace_fragility=k_trace,
-        trace_irs_loss=[irs.train_loss[s] for s in steps], trace_erm_loss=[erm.train_loss[s] for s in steps],
-        claims=evaluate_claims(CLAIMS, _measure(runs, data.regression), seeds), standing=standing,
+        tau_multiplier=params.tau_multiplier, tau=runs[0].tau, fragility=runs[0].fragility, kl=runs[0].kl,
+        tilted=runs[0].tilted, seeds_run=runs, sweep=sweep, warmup_steps=warmup,
+        trace_steps=[warmup + s for s in steps], trace_fragility=k_trace,
+        trace_tau=[irs.tau[s] for s in steps], trace_kl=[irs.kl[s] for s in steps],
+        trace_irs_loss=[irs.train_loss[warmup + s] for s in steps],
+        trace_erm_loss=[erm.train_loss[warmup + s] for s in steps],
+        claims=evaluate_claims(CLAIMS, _measure(runs, [o[2] for o in outcomes]), seeds), standing=standing,
     )
 

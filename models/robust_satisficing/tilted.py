@@ -1,24 +1,27 @@
-"""The KL robust-satisficing constraint: the tilted loss k log E[exp(loss / k)], its weights and the fragility k."""
+"""Tilts: tilted ERM's per-row softmax weights, and IRS's exponential tilt of a prior over groups.
+
+IRS (the paper's official code) measures fragility over groups: with group losses l_g and a reference prior
+p0 over the G groups, the fragility at target tau is kappa = sup_p (E_p[l] - tau) / KL(p || p0). The
+search runs along the KL exponential-tilting path p_h ~ p0 exp(h l) (the maximisers of E_p[l] at a given KL),
+on a log grid of h then a few refinement rounds around the best point.
+"""
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import torch
 
-__all__ = ["K_MAX", "K_MIN", "fragility", "tilted_loss", "tilted_weights"]
+__all__ = ["H_MAX", "H_MIN", "PathPoint", "kl_divergence", "maximise_along_path", "path_value", "tilted_loss",
+           "tilted_path", "tilted_weights"]
 
-K_MIN = 1e-4  # below this the tilted loss is the max loss to float precision for losses of order one
-K_MAX = 1e4  # above this it is the mean loss to float precision
+H_MIN, H_MAX = 1e-3, 50.0  # the tilt's search interval (the official code's h_min, h_max)
+GRID, REFINE_POINTS, REFINE_ROUNDS = 64, 25, 3
 
 
 def tilted_loss(losses: torch.Tensor, k: float) -> torch.Tensor:
-    """k log (1/n sum_i exp(l_i / k)): the worst expected loss over a KL ball, priced at k per nat.
-
-    By the Donsker-Varadhan duality sup_P {E_P[l] - k KL(P || P_n)} = k log E_{P_n}[exp(l / k)]. It
-    decreases in k from max_i l_i (k -> 0) to the mean (k -> infinity); computed with logsumexp so no
-    exp overflows.
-    """
+    """k log (1/n sum_i exp(l_i / k)): tilted ERM's objective at tilt t = 1 / k (logsumexp, no overflow)."""
     n = losses.shape[0]
     return k * (torch.logsumexp(losses / k, dim=0) - math.log(n))
 
@@ -28,25 +31,55 @@ def tilted_weights(losses: torch.Tensor, k: float) -> torch.Tensor:
     return torch.softmax(losses / k, dim=0)
 
 
-def fragility(losses: torch.Tensor, tau: float, *, rounds: int = 3, grid: int = 32) -> float:
-    """The smallest k in [K_MIN, K_MAX] with tilted_loss(losses, k) <= tau, to a relative precision of 1e-3.
+def tilted_path(group_losses: torch.Tensor, prior: torch.Tensor, h: torch.Tensor) -> torch.Tensor:
+    """p_h ~ prior exp(h l) for every h (rows: h values, columns: groups)."""
+    logits = torch.log(prior.clamp_min(1e-30))[None, :] + h[:, None] * group_losses[None, :]
+    return torch.softmax(logits, dim=1)
 
-    The tilted loss is non-increasing in k, so the feasible set is an interval [k*, infinity): K_MAX when
-    even the mean loss is above tau (the constraint cannot be met; the step is then plain ERM), K_MIN when
-    even the max loss is below tau. Each round evaluates the tilted loss on a geometric grid of `grid`
-    values of k at once and keeps the cell holding k* (3 rounds of 32 points: a factor 1.0006). No
-    forward or backward pass: the per-sample losses of the current step are reused.
-    """
-    values = losses.detach().to(torch.float64)
-    if float(tilted_loss(values, K_MAX)) > tau:
-        return K_MAX
-    if float(tilted_loss(values, K_MIN)) <= tau:
-        return K_MIN
-    low, high = math.log(K_MIN), math.log(K_MAX)
-    n = values.shape[0]
-    for _ in range(rounds):
-        ks = torch.exp(torch.linspace(low, high, grid, dtype=torch.float64, device=values.device))
-        tilted = ks * (torch.logsumexp(values[:, None] / ks[None, :], dim=0) - math.log(n))
-        feasible = int(torch.argmax((tilted <= tau).to(torch.int8)))  # first feasible grid point (the last one is)
-        low, high = float(torch.log(ks[max(feasible - 1, 0)])), float(torch.log(ks[feasible]))
-    return math.exp(high)
+
+def kl_divergence(p: torch.Tensor, q: torch.Tensor) -> torch.Tensor:
+    """KL(p || q) in nats along the last axis."""
+    return (p * (p.clamp_min(1e-30).log() - q.clamp_min(1e-30).log())).sum(dim=-1)
+
+
+def path_value(group_losses: torch.Tensor, prior: torch.Tensor, tau: float, h: torch.Tensor) -> torch.Tensor:
+    """(E_{p_h}[l] - tau) / KL(p_h || prior) for every h; -inf where the KL vanishes."""
+    p = tilted_path(group_losses, prior, h)
+    kl = kl_divergence(p, prior[None, :])
+    value = (p @ group_losses - tau) / kl.clamp_min(1e-300)
+    return torch.where(kl > 1e-12, value, torch.full_like(value, -math.inf))
+
+
+@dataclass(frozen=True)
+class PathPoint:
+    """The tilt h* maximising the value along the path: p* = p_{h*}, kappa = the value there, kl = KL(p* || p0)."""
+
+    h: float
+    kappa: float
+    kl: float
+    p: torch.Tensor
+
+
+def maximise_along_path(group_losses: torch.Tensor, prior: torch.Tensor, tau: float) -> PathPoint:
+    """kappa = max_h (E_{p_h}[l] - tau) / KL(p_h || p0): a 64-point log grid of h in [H_MIN, H_MAX], then 3 rounds
+    of 25 points around the best, the window shrinking to a quarter of its width each round (the official search)."""
+    losses = group_losses.detach().to(torch.float64)
+    prior64 = prior.detach().to(torch.float64)
+    log_min, log_max = math.log(H_MIN), math.log(H_MAX)
+    log_h = torch.linspace(log_min, log_max, GRID, dtype=torch.float64)
+    values = path_value(losses, prior64, tau, log_h.exp())
+    best = int(torch.argmax(values))
+    best_log, best_value = float(log_h[best]), float(values[best])
+    width = (log_max - log_min) / (GRID - 1)
+    left, right = max(log_min, best_log - width), min(log_max, best_log + width)
+    for _ in range(REFINE_ROUNDS):
+        log_h = torch.linspace(left, right, REFINE_POINTS, dtype=torch.float64)
+        values = path_value(losses, prior64, tau, log_h.exp())
+        k = int(torch.argmax(values))
+        if float(values[k]) > best_value:
+            best_log, best_value = float(log_h[k]), float(values[k])
+        width = max((right - left) / 4.0, 1e-6)
+        left, right = max(log_min, best_log - width), min(log_max, best_log + width)
+    h = math.exp(best_log)
+    p = tilted_path(losses, prior64, torch.tensor([h], dtype=torch.float64))[0]
+    return PathPoint(h=h, kappa=best_value, kl=float(kl_divergence(p, prior64)), p=p.to(group_losses.dtype))

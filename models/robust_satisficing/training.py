@@ -2,7 +2,7 @@
 
 Every method takes exactly one forward and one backward pass per step: the per-sample losses of the
 forward pass feed both the method's weights (group weights, tilted softmax, JTT upweights, IRS's
-fragility k) and the weighted objective whose gradient is taken once.
+fragility kappa) and the weighted objective whose gradient is taken once.
 """
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ import numpy as np
 import torch
 
 from models.common.contract import Progress
-from models.robust_satisficing.tilted import K_MAX, fragility, tilted_weights
+from models.robust_satisficing.tilted import maximise_along_path, tilted_weights
 
 __all__ = [
-    "DRO_STEP", "GroupDROWeights", "JTT_FRACTION", "JTT_UPWEIGHT", "TERM_TILT", "Fit", "Problem", "PassCount", "jtt_errors",
+    "DRO_STEP", "GroupDROWeights", "JTT_FRACTION", "JTT_UPWEIGHT", "TERM_TILT", "Fit", "IRSWeights", "Problem", "PassCount", "jtt_errors",
     "train_erm", "train_group_dro", "train_irs", "train_jtt", "train_tilted_erm",
 ]
 
@@ -27,6 +27,9 @@ TERM_TILT = 2.0  # tilted ERM's fixed tilt t (= 1 / k): the TERM paper's order o
 JTT_FRACTION = 0.2  # JTT's identification model trains for this share of the epochs
 JTT_UPWEIGHT = 6.0  # JTT's lambda_up for the rows the identification model gets wrong
 WEIGHT_DECAY = 1e-4
+TAU_MULTIPLIER = 1.01  # IRS's active target: tau = max(TAU_MULTIPLIER x the prior-weighted loss, TAU_FLOOR)
+TAU_FLOOR = 0.1
+WARMUP_SHARE = 0.04  # IRS's plain-loss warm-up: 4 of the official 100 epochs
 
 
 @dataclass
@@ -74,7 +77,9 @@ class Fit:
     model: torch.nn.Module
     passes: PassCount
     train_loss: list[float] = field(default_factory=list)
-    fragility: list[float] = field(default_factory=list)
+    fragility: list[float] = field(default_factory=list)  # IRS: kappa per step after the warm-up
+    tau: list[float] = field(default_factory=list)  # IRS: the active target per step after the warm-up
+    kl: list[float] = field(default_factory=list)  # IRS: KL(p* || prior) per step after the warm-up
 
 
 def make_model(problem: Problem) -> torch.nn.Module:
@@ -108,12 +113,14 @@ Weighting = Callable[[torch.Tensor, int], torch.Tensor]  # (detached losses, ste
 
 def _train(problem: Problem, weighting: Weighting, progress: Progress, label: str, *, epochs: int | None = None,
            fit: Fit | None = None) -> Fit:
-    """The shared loop: forward, weights from the detached losses, one backward of sum_i w_i l_i, Adam step."""
+    """The shared loop: forward, weights from the detached losses, one backward of sum_i w_i l_i, Adam step
+    (cosine-annealed learning rate, as the official IRS trainer)."""
     model = make_model(problem)
     fit = fit or Fit(model, PassCount())
     fit.model = model
     optimiser = torch.optim.Adam(model.parameters(), lr=problem.learning_rate, weight_decay=WEIGHT_DECAY)
     steps = epochs if epochs is not None else problem.epochs
+    schedule = torch.optim.lr_scheduler.CosineAnnealingLR(optimiser, T_max=steps)
     report = max(1, steps // 20)
     for step in range(steps):
         losses = per_sample_losses(model, problem, problem.X, problem.y)
@@ -124,6 +131,7 @@ def _train(problem: Problem, weighting: Weighting, progress: Progress, label: st
         objective.backward()
         fit.passes.backward += 1
         optimiser.step()
+        schedule.step()
         fit.passes.steps += 1
         fit.train_loss.append(float(losses.detach().mean()))
         if step % report == 0 or step == steps - 1:
@@ -196,15 +204,45 @@ def train_jtt(problem: Problem, progress: Progress, upweight: float = JTT_UPWEIG
                   f"JTT (upweight {upweight:g})", fit=fit)
 
 
-def train_irs(problem: Problem, tau: float, progress: Progress) -> Fit:
-    """Iterative robust satisficing in the KL form: per step, k <- the smallest k with k log E exp(l / k) <= tau
-    on the step's losses (a 1-D bisection, no extra pass), then one gradient step on the tilted loss at that k,
-    whose gradient is the softmax(l / k)-weighted sum of per-row gradients (one backward pass)."""
+class IRSWeights:
+    """IRS's per-step row weights (the official code's training loss, over groups).
+
+    Group means l_g of the detached losses; source loss L0 = sum_g p0_g l_g with p0 the training group shares;
+    active tau = max(TAU_MULTIPLIER L0, TAU_FLOOR); p* = the tilt maximising (E_p[l] - tau) / KL(p || p0);
+    objective sum_g p*_g l_g / KL(p* || p0), p* and KL held constant (Danskin), so row i weighs
+    p*_{g(i)} / (n_{g(i)} KL). Before `warmup` steps, and while the KL vanishes, plain mean loss.
+    """
+
+    def __init__(self, groups: torch.Tensor, n_groups: int, warmup: int, fit: Fit,
+                 tau_multiplier: float = TAU_MULTIPLIER) -> None:
+        self.groups, self.warmup, self.fit, self.tau_multiplier = groups, warmup, fit, tau_multiplier
+        self.counts = torch.bincount(groups, minlength=n_groups).to(torch.float32)
+        self.present = torch.nonzero(self.counts > 0).view(-1)
+        self.prior = self.counts[self.present] / self.counts.sum()
+
+    def __call__(self, losses: torch.Tensor, step: int) -> torch.Tensor:
+        n = losses.shape[0]
+        if step < self.warmup or len(self.present) < 2:
+            return torch.full_like(losses, 1.0 / n)
+        sums = torch.zeros_like(self.counts).index_add_(0, self.groups, losses)
+        group_loss = sums[self.present] / self.counts[self.present]
+        tau = max(self.tau_multiplier * float(self.prior @ group_loss), TAU_FLOOR)
+        point = maximise_along_path(group_loss, self.prior, tau)
+        self.fit.fragility.append(point.kappa)
+        self.fit.tau.append(tau)
+        self.fit.kl.append(point.kl)
+        if point.kl <= 1e-12:
+            return torch.full_like(losses, 1.0 / n)
+        per_group = torch.zeros_like(self.counts)
+        per_group[self.present] = point.p.to(self.counts.dtype) / (self.counts[self.present] * point.kl)
+        return per_group[self.groups]
+
+
+def train_irs(problem: Problem, progress: Progress, tau_multiplier: float = TAU_MULTIPLIER) -> Fit:
+    """Iterative robust satisficing as the official code runs it: a plain-loss warm-up (WARMUP_SHARE of the
+    epochs), then per step the group tilt p* maximising (E_p[l] - tau) / KL(p || p0) at tau tied to the current
+    loss, and one backward pass of the tilted group loss scaled by 1 / KL."""
     fit = Fit(torch.nn.Identity(), PassCount())
-
-    def weighting(losses: torch.Tensor, step: int) -> torch.Tensor:
-        k = fragility(losses, tau)
-        fit.fragility.append(k)
-        return tilted_weights(losses, k) if k < K_MAX else torch.full_like(losses, 1.0 / losses.shape[0])
-
-    return _train(problem, weighting, progress, f"IRS (tau = {tau:.4g})", fit=fit)
+    warmup = max(1, round(WARMUP_SHARE * problem.epochs))
+    weighting = IRSWeights(problem.groups, problem.n_groups, warmup, fit, tau_multiplier)
+    return _train(problem, weighting, progress, f"IRS (tau = {tau_multiplier:g} x loss)", fit=fit)

@@ -1,4 +1,4 @@
-"""The tilted loss against its closed-form limits and its gradient, and the fragility search."""
+"""Tilted ERM's tilted loss against its closed forms and gradient; IRS's group tilting path and its search."""
 
 from __future__ import annotations
 
@@ -7,7 +7,16 @@ import math
 import pytest
 import torch
 
-from models.robust_satisficing.tilted import K_MAX, K_MIN, fragility, tilted_loss, tilted_weights
+from models.robust_satisficing.tilted import (
+    H_MAX,
+    H_MIN,
+    kl_divergence,
+    maximise_along_path,
+    path_value,
+    tilted_loss,
+    tilted_path,
+    tilted_weights,
+)
 
 
 def _losses(seed: int, n: int = 50) -> torch.Tensor:
@@ -70,16 +79,39 @@ def test_weighted_gradient_matches_finite_differences_in_theta() -> None:
     assert torch.allclose(weighted, numeric, rtol=1e-6, atol=1e-8)
 
 
-@pytest.mark.parametrize("factor", [1.01, 1.1, 1.3, 1.6])
-def test_fragility_is_the_smallest_feasible_k(factor: float) -> None:
-    losses = _losses(7, 200)
-    tau = factor * float(losses.mean())
-    k = fragility(losses, tau)
-    assert float(tilted_loss(losses, k)) <= tau + 1e-12
-    assert float(tilted_loss(losses, k / 1.002)) > tau
+def _groups(seed: int, g: int = 4) -> tuple[torch.Tensor, torch.Tensor]:
+    gen = torch.Generator().manual_seed(seed)
+    losses = torch.rand(g, generator=gen, dtype=torch.float64) * 2
+    prior = torch.rand(g, generator=gen, dtype=torch.float64) + 0.1
+    return losses, prior / prior.sum()
 
 
-def test_fragility_limits() -> None:
-    losses = _losses(8)
-    assert fragility(losses, 0.5 * float(losses.mean())) == K_MAX  # infeasible: the mean is above tau
-    assert fragility(losses, 2.0 * float(losses.max())) == K_MIN  # every row is below tau
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_path_search_finds_the_brute_force_maximum(seed: int) -> None:
+    """kappa = max_h (E_{p_h} l - tau) / KL(p_h || p0), against a 20,000-point grid over the same interval."""
+    losses, prior = _groups(seed)
+    tau = 1.01 * float(prior @ losses)
+    point = maximise_along_path(losses, prior, tau)
+    fine = path_value(losses, prior, tau, torch.logspace(math.log10(H_MIN), math.log10(H_MAX), 20000, dtype=torch.float64))
+    assert point.kappa == pytest.approx(float(fine.max()), rel=1e-6)
+    p_h = tilted_path(losses, prior, torch.tensor([point.h], dtype=torch.float64))[0]
+    assert torch.allclose(point.p, p_h) and point.kl == pytest.approx(float(kl_divergence(p_h, prior)))
+    assert point.kappa == pytest.approx((float(point.p @ losses) - tau) / point.kl, rel=1e-9)
+
+
+def test_path_is_the_exponential_tilt_and_kl_is_exact() -> None:
+    losses, prior = torch.tensor([0.0, math.log(3.0)], dtype=torch.float64), torch.tensor([0.5, 0.5], dtype=torch.float64)
+    p = tilted_path(losses, prior, torch.tensor([1.0], dtype=torch.float64))[0]
+    assert p.tolist() == pytest.approx([0.25, 0.75])  # p ~ (0.5, 0.5 x 3)
+    assert float(kl_divergence(p, prior)) == pytest.approx(0.25 * math.log(0.5) + 0.75 * math.log(1.5))
+    assert float(tilted_path(losses, prior, torch.tensor([0.0], dtype=torch.float64))[0] @ losses) == pytest.approx(
+        float(prior @ losses))
+
+
+def test_a_higher_target_lowers_the_fragility() -> None:
+    """The value is decreasing in tau at every h, so its maximum is too; the tilt moves further from the prior."""
+    losses, prior = _groups(5)
+    source = float(prior @ losses)
+    points = [maximise_along_path(losses, prior, f * source) for f in (1.01, 1.2, 1.5)]
+    assert points[0].kappa > points[1].kappa > points[2].kappa
+    assert points[0].kl < points[1].kl < points[2].kl

@@ -6,11 +6,16 @@ import pytest
 import torch
 
 from models.common.contract import no_progress
-from models.robust_satisficing.tilted import K_MAX, tilted_loss
+from models.robust_satisficing.tilted import maximise_along_path
 from models.robust_satisficing.training import (
+    TAU_FLOOR,
+    TAU_MULTIPLIER,
+    WARMUP_SHARE,
+    Fit,
     GroupDROWeights,
+    IRSWeights,
+    PassCount,
     Problem,
-    per_sample_losses,
     train_erm,
     train_group_dro,
     train_irs,
@@ -34,38 +39,47 @@ def test_irs_takes_one_backward_pass_per_step_and_counts_them(small_problem: Pro
         calls["n"] += 1
         return original(self, *args, **kwargs)
 
-    erm = train_erm(small_problem, no_progress)
     torch.Tensor.backward = counting  # type: ignore[method-assign]
     try:
-        fit = train_irs(small_problem, 1.1 * erm.train_loss[-1], no_progress)
+        fit = train_irs(small_problem, no_progress)
     finally:
         torch.Tensor.backward = original  # type: ignore[method-assign]
     assert calls["n"] == fit.passes.backward == fit.passes.steps == small_problem.epochs
     assert fit.passes.backward_per_step == 1.0
-    assert len(fit.fragility) == small_problem.epochs
+    warmup = max(1, round(WARMUP_SHARE * small_problem.epochs))
+    assert len(fit.fragility) == len(fit.tau) == len(fit.kl) == small_problem.epochs - warmup
 
 
-def test_irs_meets_its_target_and_lowers_k(small_problem: Problem) -> None:
-    erm = train_erm(small_problem, no_progress)
-    tau = 1.2 * erm.train_loss[-1]
-    fit = train_irs(small_problem, tau, no_progress)
-    assert fit.fragility[0] == K_MAX  # at the start the mean loss is above tau: an ERM step
-    assert fit.fragility[-1] < K_MAX
-    with torch.no_grad():
-        final = tilted_loss(per_sample_losses(fit.model, small_problem, small_problem.X, small_problem.y),
-                            fit.fragility[-1])
-    assert float(final) <= tau * 1.01
+def test_irs_weights_are_the_tilted_group_loss_over_kl(small_problem: Problem) -> None:
+    """Row weights = p*_g / (n_g KL): sum_i w_i l_i = sum_g p*_g l_g / KL, with tau = max(1.01 L0, 0.1) and p* the
+    path maximiser; during the warm-up the weights are 1 / n."""
+    fit = Fit(torch.nn.Identity(), PassCount())
+    weighting = IRSWeights(small_problem.groups, small_problem.n_groups, warmup=2, fit=fit)
+    n = small_problem.X.shape[0]
+    losses = torch.rand(n, generator=torch.Generator().manual_seed(2), dtype=torch.float32) + 0.5
+    assert torch.allclose(weighting(losses, 1), torch.full((n,), 1.0 / n))
+    weights = weighting(losses, 2)
+    counts = torch.bincount(small_problem.groups).to(torch.float32)
+    group_loss = torch.zeros(len(counts)).index_add_(0, small_problem.groups, losses) / counts
+    prior = counts / n
+    tau = max(TAU_MULTIPLIER * float(prior @ group_loss), TAU_FLOOR)
+    point = maximise_along_path(group_loss, prior, tau)
+    assert fit.tau == [pytest.approx(tau)] and fit.kl == [pytest.approx(point.kl)]
+    assert float(weights @ losses) == pytest.approx(float(point.p.float() @ group_loss) / point.kl, rel=1e-5)
+    per_group = torch.zeros(len(counts)).index_add_(0, small_problem.groups, weights) * point.kl
+    assert torch.allclose(per_group, point.p.float(), atol=1e-5)
+    worst = group_loss.argmax()
+    assert float(per_group[worst]) > float(prior[worst])  # the tilt moves mass to the highest-loss group
 
 
-def test_a_looser_target_allows_a_smaller_k(small_problem: Problem) -> None:
-    erm = train_erm(small_problem, no_progress)
-    ks = [train_irs(small_problem, f * erm.train_loss[-1], no_progress).fragility[-1] for f in (1.1, 1.5, 2.0)]
-    assert ks[0] > ks[1] > ks[2]
+def test_a_looser_target_tilts_further(small_problem: Problem) -> None:
+    kls = [train_irs(small_problem, no_progress, tau_multiplier=m).kl[-1] for m in (1.01, 1.5)]
+    assert kls[0] < kls[1]
 
 
 def test_same_seed_same_numbers(small_problem: Problem) -> None:
-    a = train_irs(small_problem, 0.3, no_progress)
-    b = train_irs(small_problem, 0.3, no_progress)
+    a = train_irs(small_problem, no_progress)
+    b = train_irs(small_problem, no_progress)
     assert a.train_loss == b.train_loss and a.fragility == b.fragility
 
 
