@@ -6,6 +6,7 @@ A run is addressed by its id: the page shows exactly the job whose id it holds, 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -30,6 +31,11 @@ from app.components.widgets import (
 )
 
 __all__ = ["method_page", "page_header", "show_job"]
+
+# What a URL may carry: a job id is a UUID, a share link `secrets.token_urlsafe(32)`. Anything else is
+# refused before it is shown or sent to the model server (a `?job=` value is never echoed).
+JOB_ID = re.compile(r"[0-9a-fA-F-]{8,64}")
+SHARE_LINK = re.compile(r"[A-Za-z0-9_-]{16,128}")
 
 POLL_SECONDS = 0.7
 
@@ -115,9 +121,10 @@ def _follow_permalink(name: str) -> None:
     if not linked or linked == st.session_state.get(f"linked:{name}"):
         return
     st.session_state[f"linked:{name}"] = linked
-    job = _load_job(str(linked), full=False)
+    job = _load_job(str(linked), full=False) if JOB_ID.fullmatch(str(linked)) else None
     if job is None or job.method != name:
-        st.warning(f"There is no run `{str(linked)[:36]}` of this method (the link may be wrong or the run deleted).")
+        shown = f"run {str(linked)[:8]}" if JOB_ID.fullmatch(str(linked)) else "run"
+        st.warning(f"There is no such {shown} of this method (the link may be wrong or the run deleted).")
         st.session_state.pop(f"job:{name}", None)
         return
     st.session_state[f"job:{name}"] = job.id
@@ -173,6 +180,9 @@ def _show_outcome(job: JobView, render: Callable[[JobView], None] | None) -> Non
 
 def _shared_view(name: str, link: str, render: Callable[[JobView], None] | None) -> None:
     """A run opened through a read-only share link: its verdict, results and downloads, nothing else."""
+    if not SHARE_LINK.fullmatch(link):
+        st.error("This share link does not exist or was revoked.")
+        return
     try:
         job = JobView.from_api(client.shared_job(link))
     except client.BackendError:

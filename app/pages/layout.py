@@ -26,6 +26,7 @@ from app.components import (
     show_metrics,
     table,
 )
+from app.components.plain import plain
 from app.components.widgets import bound_problem
 
 NAME = "layout"
@@ -239,17 +240,17 @@ def _conflicts(result: dict[str, Any]) -> None:
     certified = result.get("conflict_certified") or [None] * len(result["conflicts"])
     for k, (sentences, reason) in enumerate(zip(result["conflict_sentences"], result["conflict_reasons"], strict=True)):
         check = " · confirmed by the MILP solver" if certified[k] else ""
-        st.markdown(f"**Conflict {k + 1}** ({reason}{check}):\n" + "\n".join(f"- {s}" for s in sentences))
+        st.markdown(f"**Conflict {k + 1}** ({plain(reason)}{check}):\n" + "\n".join(f"- {plain(s)}" for s in sentences))
     if result["suggested_drop"]:
-        drop = [result["relations"][k]["sentence"] for k in result["suggested_drop"]]
+        drop = [plain(result["relations"][k]["sentence"]) for k in result["suggested_drop"]]
         st.info("Revise would drop: " + "; ".join(drop) + ". Turn on *Revise contradictions* to lay out the rest.")
 
 
 def _problems(result: dict[str, Any]) -> None:
-    lines = [f"- collision: {a} and {b}" for a, b in result["collisions"]]
-    lines += [f"- out of the room: {name}" for name in result["out_of_room"]]
-    lines += [f"- {obj} stands in the free zone of {opening}" for opening, obj in result["blocked"]]
-    lines += [f"- violated: {result['relations'][k]['sentence']}" for k in result["violations"]]
+    lines = [f"- collision: {plain(a)} and {plain(b)}" for a, b in result["collisions"]]
+    lines += [f"- out of the room: {plain(name)}" for name in result["out_of_room"]]
+    lines += [f"- {plain(obj)} stands in the free zone of {plain(opening)}" for opening, obj in result["blocked"]]
+    lines += [f"- violated: {plain(result['relations'][k]['sentence'])}" for k in result["violations"]]
     if lines:
         st.warning("What still fails (drawn in red):\n" + "\n".join(lines))
     milp = result.get("milp")
@@ -263,7 +264,7 @@ def _problems(result: dict[str, Any]) -> None:
 def render(job: JobView) -> None:
     """Message, then per status: layout figures and relations, or conflicts, or the infeasibility."""
     result = job.result
-    st.markdown(result.get("message", ""))
+    st.markdown(plain(result.get("message", "")))
     status = result["status"]
     if status == "contradiction":
         _conflicts(result)
@@ -271,7 +272,7 @@ def render(job: JobView) -> None:
         _relations_table(result)
         return
     if status == "infeasible":
-        st.error("\n".join(f"- {r}" for r in result["reasons"]))
+        st.error("\n".join(f"- {plain(r)}" for r in result["reasons"]))
         show_figures(job, ["infeasible_plan"])
         return
     if status == "unsolved":

@@ -19,6 +19,7 @@ from app.components import (
     show_metrics,
     table,
 )
+from app.components.plain import code, plain
 
 NAME = "shapley_graph"
 PICKER = f"{NAME}._molecule"
@@ -105,8 +106,8 @@ def _pct(value: float | None) -> str:
 
 
 def _headline(result: dict[str, Any]) -> None:
-    title = result["name"] or "custom molecule"
-    st.markdown(f"**{title}** `{result['smiles']}` · {result['n_atoms']} heavy atoms · "
+    title = plain(result["name"]) or "custom molecule"
+    st.markdown(f"**{title}** {code(result['smiles'])} · {result['n_atoms']} heavy atoms · "
                 f"{result['queries_used']} model queries · χ = {result['bond_dim']}")
     crippen = sum(result["crippen"])
     if result["predictor"] in ("gnn", "gnn_global"):
