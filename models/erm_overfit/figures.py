@@ -1,4 +1,4 @@
-"""Plotly figures: population excess per seed (bad exact ERM vs regularised ERM), inner products at the ERM."""
+"""Plotly figures: population excess per training set (unique ERM, SGD, Feldman's unseen codeword), and rates."""
 
 from __future__ import annotations
 
@@ -10,36 +10,39 @@ __all__ = ["figures"]
 
 
 def _excess(result: Result) -> go.Figure:
-    seeds = [f"seed {o.seed}" for o in result.outcomes]
     fig = go.Figure()
-    fig.add_trace(go.Bar(x=seeds, y=[o.bad_erm_excess or 0.0 for o in result.outcomes], marker_color="#d62728",
-                         name="a codeword in no sample (an exact minimiser of the Feldman part)"))
-    fig.add_trace(go.Bar(x=seeds, y=[o.erm_excess for o in result.outcomes], marker_color="#1f77b4",
-                         name="the unique regularised ERM (solver), Feldman part"))
-    fig.add_trace(go.Bar(x=seeds, y=[o.erm_excess_total for o in result.outcomes], marker_color="#9ecae1",
-                         name="the unique regularised ERM, with lambda/2 ||x||^2"))
-    fig.add_hline(y=result.guarantee, line_dash="dot", annotation_text="(1 - theta)/2: guaranteed for an unseen codeword")
-    fig.update_layout(barmode="group", height=440, xaxis_title="training sample",
-                      yaxis_title="population excess F(x) - min F (loss units)",
-                      title=f"Population excess of two empirical minimisers (d = {result.dimension}, m = "
-                      f"{result.samples}, {result.code_size:,} codewords)",
+    rows = [(s.seed, r) for s, seed_rows in zip(result.summaries, result.instances, strict=True) for r in seed_rows]
+    index = list(range(1, len(rows) + 1))
+    fig.add_trace(go.Scatter(x=index, y=[r.erm_excess for _, r in rows], mode="markers", marker_color="#d62728",
+                             name="unique ERM (our derived noise term)"))
+    fig.add_trace(go.Scatter(x=index, y=[r.sgd_excess for _, r in rows], mode="markers", marker_color="#2ca02c",
+                             name="one-pass SGD (same training set)"))
+    fig.add_trace(go.Scatter(x=index, y=[r.feldman_excess for _, r in rows], mode="markers",
+                             marker={"color": "#7f7f7f", "symbol": "x"}, name="an unseen codeword (Feldman 2016)"))
+    fig.add_hline(y=result.guarantee, line_dash="dot", annotation_text="gamma: the theorem's guaranteed excess")
+    fig.update_layout(height=440, xaxis_title="training set (seeds in order)",
+                      yaxis_title="population excess F(x) - F(0) (loss units)",
+                      title=f"Population excess of three learners on every training set (d = {result.dimension}, "
+                      f"m = {result.samples})", legend={"orientation": "h", "yanchor": "top", "y": -0.2, "x": 0})
+    return fig
+
+
+def _rates(result: Result) -> go.Figure:
+    seeds = [f"seed {s.seed}" for s in result.summaries]
+    fig = go.Figure()
+    fig.add_trace(go.Bar(x=seeds, y=[s.overfit_rate for s in result.summaries], name="unique ERM overfits",
+                         marker_color="#d62728"))
+    fig.add_trace(go.Bar(x=seeds, y=[s.approx_rate for s in result.summaries], name="every epsilon-ERM overfits "
+                         "(certified)", marker_color="#ff9896"))
+    fig.add_trace(go.Scatter(x=seeds, y=[s.overfit_lower for s in result.summaries], mode="markers",
+                             marker={"symbol": "line-ew-open", "size": 28, "color": "black"},
+                             name="Clopper-Pearson 95% lower bound (unique ERM)"))
+    fig.add_hline(y=0.5, line_dash="dash", annotation_text="the paper's probability 1/2")
+    fig.update_layout(barmode="group", height=400, yaxis_range=[0, 1], xaxis_title="seed",
+                      yaxis_title="fraction of training sets", title="How often the ERM overfits, per seed",
                       legend={"orientation": "h", "yanchor": "top", "y": -0.2, "x": 0})
     return fig
 
 
-def _inner(result: Result) -> go.Figure:
-    seen = [v for v, u in zip(result.inner_products, result.unseen_mask, strict=True) if not u]
-    unseen = [v for v, u in zip(result.inner_products, result.unseen_mask, strict=True) if u]
-    fig = go.Figure()
-    fig.add_trace(go.Histogram(x=seen, name="codewords in some sample", marker_color="#7f7f7f", nbinsx=60))
-    fig.add_trace(go.Histogram(x=unseen, name="codewords in no sample", marker_color="#d62728", nbinsx=60))
-    fig.add_vline(x=result.theta, line_dash="dash", annotation_text="theta: above it a codeword's term is active")
-    fig.update_layout(barmode="overlay", height=400, yaxis_type="log", xaxis_title="<w, x> at the regularised ERM",
-                      yaxis_title="number of codewords", legend={"orientation": "h", "yanchor": "top", "y": -0.2},
-                      title=f"Where the regularised ERM lies (seed {result.outcomes[0].seed}): it overfits only if "
-                      "some unseen codeword has <u, x> > theta")
-    return fig
-
-
 def figures(result: Result) -> dict[str, go.Figure]:
-    return {"excess": _excess(result), "inner_products": _inner(result)}
+    return {"excess": _excess(result), "rates": _rates(result)}

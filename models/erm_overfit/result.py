@@ -1,32 +1,40 @@
-"""Result of the best-case-ERM construction: per seed, the bad exact ERM and the solver's unique regularised ERM."""
+"""Result of the derived construction: per training set, the unique ERM, SGD and Feldman's unseen codeword."""
 
 from __future__ import annotations
 
+import csv
 import io
 
 from pydantic import BaseModel, Field
 
 from models.common.contract import Artifact, MethodResult
 
-__all__ = ["Result", "SeedOutcome"]
+__all__ = ["Instance", "Result", "SeedSummary"]
 
 
-class SeedOutcome(BaseModel):
-    """One training sample: the unseen codewords, the exact bad ERM and the regularised ERM (all exact losses)."""
+class Instance(BaseModel):
+    """One training set: population excesses (exact) of the unique ERM, of SGD and of an unseen codeword."""
 
+    collisions: int = Field(description="Draws that repeat an earlier coordinate (the paper assumes none).")
+    unseen: int = Field(description="Codewords that agree with every sampled sign (in no V_i).")
+    closed_form: bool = Field(description="The theorem's conditions held: the unique ERM is h-hat.")
+    erm_excess: float = Field(description="Population excess of the unique ERM (Feldman part).")
+    erm_train_excess: float = Field(description="Feldman part of the training loss at the ERM minus theta.")
+    sgd_excess: float = Field(description="Population excess of one-pass SGD (Feldman part).")
+    approx_bound: float = Field(description="Certified lower bound on the excess of every epsilon-approximate ERM.")
+    feldman_excess: float | None = Field(description="Population excess of an unseen codeword (Feldman 2016).")
+
+
+class SeedSummary(BaseModel):
     seed: int
-    unseen: int = Field(description="Codewords in none of the m samples.")
-    bad_erm_train_excess: float | None = Field(description="Feldman part of the training loss of an unseen codeword "
-                                                           "minus theta (0 = an exact minimiser).")
-    bad_erm_excess: float | None = Field(description="Population excess of that codeword (Feldman part).")
-    erm_excess: float = Field(description="Population excess of the regularised ERM, Feldman part.")
-    erm_excess_total: float = Field(description="Population excess of the regularised ERM, with lambda/2 ||x||^2.")
-    erm_norm: float
-    erm_max_inner: float = Field(description="max <w, x> over all codewords at the regularised ERM.")
-    erm_max_unseen_inner: float | None = Field(description="max <u, x> over the unseen codewords.")
-    zero_minus_erm: float = Field(description="Empirical objective at x = 0 minus that at the regularised ERM.")
-    solver_gap: float = Field(description="Exact objective minus the certified dual bound.")
-    solver_status: str
+    overfit_rate: float
+    overfit_lower: float = Field(description="Clopper-Pearson 95% lower bound of the overfitting rate.")
+    approx_rate: float
+    approx_lower: float
+    no_collision_rate: float | None
+    erm_excess: float
+    sgd_excess: float
+    solver_error: float | None = Field(description="max |closed form - solver| on the checked sets.")
 
 
 class Result(MethodResult):
@@ -35,33 +43,35 @@ class Result(MethodResult):
     code_size: int
     coherence: float
     theta: float
+    guarantee: float = Field(description="(1 - margin)/sqrt(m d): the excess the theorem guarantees.")
     strong_convexity: float
     noise_scale: float
-    guarantee: float = Field(description="(1 - theta) / 2: the excess an unseen codeword is guaranteed.")
-    outcomes: list[SeedOutcome]
-    inner_products: list[float] = Field(description="First seed: <w, x> at the regularised ERM, every codeword.")
-    unseen_mask: list[bool]
+    epsilon: float
+    summaries: list[SeedSummary]
+    instances: list[list[Instance]]
 
     def metrics(self) -> dict[str, float | int | str]:
-        first = self.outcomes[0]
+        pooled = [i for seed in self.instances for i in seed]
+        over = sum(i.erm_excess >= self.guarantee for i in pooled)
         return {
             "Code: codewords x dimension (d = 6m)": f"{self.code_size:,} x {self.dimension}",
-            "Coherence max <w, w'> (exact)": round(self.coherence, 4),
-            "Feldman threshold theta": round(self.theta, 4),
-            "lambda (m^-1.5 scale)": round(self.strong_convexity, 5),
-            "Guaranteed excess of an unseen codeword, (1 - theta)/2": round(self.guarantee, 4),
-            "Unseen codewords, first seed (expected 2^extra)": first.unseen,
-            "Regularised ERM: population excess, first seed": round(first.erm_excess_total, 4),
-            "Regularised ERM: norm, first seed": round(first.erm_norm, 4),
-            "Solver: certified suboptimality, first seed": f"{first.solver_gap:.1e}",
+            "Threshold theta": round(self.theta, 4),
+            "Overfitting margin gamma (theorem's guarantee)": round(self.guarantee, 4),
+            "lambda = m^-1.5": round(self.strong_convexity, 5),
+            "Training sets where the unique ERM overfits": f"{over} of {len(pooled)}",
+            "Unique ERM: mean population excess": round(sum(i.erm_excess for i in pooled) / len(pooled), 4),
+            "One-pass SGD: mean population excess": round(sum(i.sgd_excess for i in pooled) / len(pooled), 4),
+            "Training sets with a repeated coordinate": sum(i.collisions > 0 for i in pooled),
         }
 
     def artifacts(self) -> dict[str, Artifact]:
         buffer = io.StringIO()
-        fields = list(SeedOutcome.model_fields)
-        buffer.write(",".join(fields) + "\n")
-        for o in self.outcomes:
-            values = [getattr(o, f) for f in fields]
-            buffer.write(",".join("" if v is None else (f"{v:.6g}" if isinstance(v, float) else str(v))
-                                  for v in values) + "\n")
-        return {"seeds.csv": Artifact.csv(buffer.getvalue())}
+        fields = list(Instance.model_fields)
+        writer = csv.writer(buffer)
+        writer.writerow(["seed", *fields])
+        for summary, rows in zip(self.summaries, self.instances, strict=True):
+            for row in rows:
+                values = [getattr(row, f) for f in fields]
+                writer.writerow([summary.seed, *("" if v is None else (f"{v:.6g}" if isinstance(v, float) else v)
+                                                 for v in values)])
+        return {"instances.csv": Artifact.csv(buffer.getvalue())}

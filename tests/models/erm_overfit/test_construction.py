@@ -1,8 +1,7 @@
-"""The code, the exact population loss vs enumeration, the bad ERM, and the solver vs brute force."""
+"""The code, the exact population loss vs a sampled average, the theorem's closed form vs the solver and vs
+random points, the sampling model's rates, and SGD."""
 
 from __future__ import annotations
-
-import itertools
 
 import numpy as np
 import pytest
@@ -10,15 +9,26 @@ import pytest
 from models.erm_overfit.code import random_linear_code
 from models.erm_overfit.construction import (
     Sample,
+    closed_form_erm,
     empirical_objective,
-    population_excess,
+    feldman_population,
+    one_pass_sgd,
     solve_regularised_erm,
 )
 
+M = 5
+CODE = random_linear_code(6 * M, M + 3).vectors
+THETA = (M - 2 + 0.5) / np.sqrt(M * 6 * M)  # margin 0.25
+LAM, ALPHA = M**-1.5, 2.0 / M
 
-def _small_code(k: int = 7, d: int = 5, seed: int = 0) -> np.ndarray:
-    vectors = np.random.default_rng(seed).normal(size=(k, d))
-    return vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
+
+def _clean_sample(seed: int = 0) -> Sample:
+    """A draw without repeated coordinates (the theorem's case)."""
+    rng = np.random.default_rng(seed)
+    while True:
+        sample = Sample.draw(rng, M, CODE)
+        if sample.collisions == 0:
+            return sample
 
 
 def test_code_coherence_is_the_largest_gram_entry_and_vectors_are_unit() -> None:
@@ -28,67 +38,71 @@ def test_code_coherence_is_the_largest_gram_entry_and_vectors_are_unit() -> None
     assert code.vectors.shape == (128, 24)
     assert np.allclose(np.linalg.norm(code.vectors, axis=1), 1.0)
     assert code.coherence == pytest.approx(gram.max(), abs=1e-12)
-    assert len({row.tobytes() for row in code.vectors}) == 128  # distinct codewords
-    assert code.coherence < 0.75  # asymptotically good: far from 1 at rate 7/24
 
 
-def test_code_is_a_fixed_instance() -> None:
-    assert np.array_equal(random_linear_code(30, 8).vectors, random_linear_code(30, 8).vectors)
+def test_population_loss_is_the_average_over_all_2d_draws() -> None:
+    """Brute force: loop over every (j, s), take V(j, s) literally, compare with the vectorised formula."""
+    x = np.random.default_rng(1).normal(size=CODE.shape[1])
+    x *= 0.8 / np.linalg.norm(x)
+    inner = CODE @ x
+    total = [max(THETA, inner[s * CODE[:, j] < 0].max()) for j in range(CODE.shape[1]) for s in (-1.0, 1.0)]
+    assert feldman_population(x, CODE, THETA) == pytest.approx(np.mean(total) - THETA, rel=1e-12)
+    assert feldman_population(np.zeros(CODE.shape[1]), CODE, THETA) == 0.0
 
 
-def test_population_excess_equals_the_average_over_all_subsets() -> None:
-    code = _small_code()
-    x = np.random.default_rng(1).normal(size=5)
-    x *= 0.9 / np.linalg.norm(x)
-    inner = code @ x
-    total = 0.0
-    for mask in itertools.product([False, True], repeat=len(code)):
-        total += max([0.4] + [inner[i] for i in range(len(code)) if mask[i]])
-    exact = total / 2 ** len(code)
-    assert population_excess(x, code, 0.4, 0.0) == pytest.approx(exact - 0.4, rel=1e-12)
-    assert population_excess(x, code, 0.4, 0.2) == pytest.approx(exact - 0.4 + 0.1 * 0.81, rel=1e-12)
-    assert population_excess(np.zeros(5), code, 0.4, 0.2) == 0.0
+def test_each_codeword_is_in_a_fresh_v_with_probability_one_half() -> None:
+    d = CODE.shape[1]
+    members = np.array([[s * CODE[k, j] < 0 for j in range(d) for s in (-1.0, 1.0)] for k in range(len(CODE))])
+    assert np.allclose(members.mean(axis=1), 0.5)
+    assert np.allclose(members.mean(axis=0), 0.5)  # every V is half the code
 
 
-def test_an_unseen_codeword_fits_perfectly_and_overfits_by_the_guarantee() -> None:
-    code = random_linear_code(36, 9)
-    theta = (1 + code.coherence) / 2
-    sample = Sample.draw(np.random.default_rng(3), 6, code.vectors)
-    unseen = sample.unseen()
-    assert unseen.size > 0
-    u = code.vectors[unseen[0]]
-    assert empirical_objective(u, code.vectors, sample, theta, 0.0, 0.0) == pytest.approx(theta, abs=1e-12)
-    assert population_excess(u, code.vectors, theta, 0.0) == pytest.approx((1 - theta) / 2, abs=1e-12)
-    seen = code.vectors[sample.membership[0]][0]
-    assert empirical_objective(seen, code.vectors, sample, theta, 0.0, 0.0) > theta + 1e-3
+def test_unseen_codewords_agree_with_every_sampled_sign() -> None:
+    sample = _clean_sample(3)
+    agree = np.all(sample.signs[None, :] * CODE[:, sample.coordinates] > 0, axis=1)
+    assert np.array_equal(~sample.seen, agree) and agree.any()
 
 
-def test_noise_is_the_signed_codeword_sum_and_has_mean_zero() -> None:
-    code = random_linear_code(24, 7).vectors
-    one = Sample.draw(np.random.default_rng(9), 1, code)
-    signs = np.where(one.membership[0], 1.0, -1.0)
-    assert np.allclose(one.noise, signs @ code / np.sqrt(len(code)))
-    noise = np.mean([Sample.draw(np.random.default_rng(s), 1, code).noise for s in range(4000)], axis=0)
-    assert np.abs(noise).max() < 0.05
+def test_closed_form_is_the_solvers_minimiser_and_beats_random_points() -> None:
+    sample = _clean_sample(0)
+    x = closed_form_erm(CODE, sample, THETA, ALPHA, LAM)
+    assert x is not None
+    solved = solve_regularised_erm(CODE, sample, THETA, ALPHA, LAM)
+    assert np.abs(solved.x - x).max() < 1e-4
+    best = empirical_objective(x, CODE, sample, THETA, ALPHA, LAM)
+    rng = np.random.default_rng(2)
+    points = rng.normal(size=(2000, CODE.shape[1]))
+    points *= rng.random((2000, 1)) ** (1 / CODE.shape[1]) / np.linalg.norm(points, axis=1, keepdims=True)
+    points = np.vstack([points, x + 0.05 * points[:200]])
+    points /= np.maximum(np.linalg.norm(points, axis=1, keepdims=True), 1.0)
+    assert best < min(empirical_objective(p, CODE, sample, THETA, ALPHA, LAM) for p in points)
 
 
-def test_solver_beats_every_random_point_and_its_certificate_is_valid() -> None:
-    code = random_linear_code(24, 7)
-    theta, lam = (1 + code.coherence) / 2, 4**-1.5
-    sample = Sample.draw(np.random.default_rng(0), 4, code.vectors)
-    sol = solve_regularised_erm(code.vectors, sample, theta, 0.5, lam)
-    assert sol.gap <= 1e-6 and np.linalg.norm(sol.x) <= 1 + 1e-12
-    rng = np.random.default_rng(1)
-    points = rng.normal(size=(3000, 24))
-    points *= rng.random((3000, 1)) ** (1 / 24) / np.linalg.norm(points, axis=1, keepdims=True)
-    best = min(empirical_objective(p, code.vectors, sample, theta, 0.5, lam) for p in points)
-    assert sol.lower_bound <= sol.objective + 1e-12 and sol.objective <= best
-    for scale in (0.9, 0.99):  # strong convexity: moving towards 0 is worse
-        assert empirical_objective(scale * sol.x, code.vectors, sample, theta, 0.5, lam) > sol.objective
+def test_closed_form_fits_the_data_and_overfits_by_the_guarantee() -> None:
+    gamma = 0.75 / np.sqrt(M * 6 * M)
+    for seed in range(5):
+        sample = _clean_sample(seed)
+        x = closed_form_erm(CODE, sample, THETA, ALPHA, LAM)
+        assert x is not None
+        feldman = empirical_objective(x, CODE, sample, THETA, 0.0, 0.0)
+        assert feldman == pytest.approx(THETA, abs=1e-12)  # zero training error
+        assert feldman_population(x, CODE, THETA) >= gamma - 1e-12
 
 
-def test_without_noise_the_unique_minimiser_is_zero() -> None:
-    code = random_linear_code(24, 7)
-    sample = Sample.draw(np.random.default_rng(0), 4, code.vectors)
-    sol = solve_regularised_erm(code.vectors, sample, 0.7, 0.0, 0.1)
-    assert np.linalg.norm(sol.x) < 1e-4
+def test_closed_form_is_refused_when_a_seen_codeword_crosses_theta_or_the_noise_is_weak() -> None:
+    sample = _clean_sample(0)
+    assert closed_form_erm(CODE, sample, THETA - 0.1, ALPHA, LAM) is None  # theta below the seen maximum
+    assert closed_form_erm(CODE, sample, THETA, LAM / 2, LAM) is None  # alpha ||h|| / m < lambda
+
+
+def test_opposite_signs_on_one_coordinate_leave_no_unseen_codeword() -> None:
+    sample = Sample.of(np.array([0, 0, 1]), np.array([1.0, -1.0, 1.0]), CODE)
+    assert sample.seen.all() and sample.collisions == 1
+    assert sample.noise_vector(CODE.shape[1])[0] == 0.0 and sample.noise_vector(CODE.shape[1])[1] == 1.0
+
+
+def test_sgd_stays_in_the_ball_and_generalises_here() -> None:
+    sample = _clean_sample(1)
+    x = one_pass_sgd(CODE, sample, THETA, ALPHA, LAM)
+    assert np.linalg.norm(x) <= 1.0 + 1e-12
+    assert feldman_population(x, CODE, THETA) < 0.5 * 0.75 / np.sqrt(M * 6 * M)
