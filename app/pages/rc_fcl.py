@@ -17,7 +17,8 @@ from app.components import (
 )
 
 NAME = "rc_fcl"
-LABELS = {"rc_fcl": "RC-FCL", "fedavg": "FedAvg", "fedprox": "FedProx", "drift_aware": "Drift-aware FedAvg (loss-triggered)"}
+LABELS = {"rc_fcl": "RC-FCL", "fedavg": "FedAvg", "fedprox": "FedProx", "drift_aware": "Drift-aware FedAvg (loss-triggered)",
+          "fedavg_replay": "FedAvg + replay (real samples)", "fedavg_genreplay": "FedAvg + generator replay (no detection)"}
 FIELDS = (("seeds", "clients", "rounds", "batch", "seed"),
           ("drift_magnitude", "dirichlet_alpha", "participation", "local_epochs"),
           ("detection_threshold", "window", "drift_penalty", "prox_mu", "learning_rate"))
@@ -31,7 +32,7 @@ def controls() -> dict[str, Any]:
             for field in names:
                 widget = "number" if field in ("seed", "learning_rate", "prox_mu") else None
                 values[field] = param_widget(NAME, field, widget=widget)
-    st.caption("Defaults (1 seed) take about 20 s on one core; the examples state their times.")
+    st.caption("Defaults (1 seed, six methods) take about 15 s on one core; the examples state their times.")
     return values
 
 

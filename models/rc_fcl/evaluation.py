@@ -17,7 +17,8 @@ from models.rc_fcl.detector import wilson_interval
 from models.rc_fcl.federation import MethodTrace
 from models.rc_fcl.result import Detection
 
-__all__ = ["DETECTION_DELAY", "detection_rates", "experience_ends", "local_clocks", "stream_metrics", "truth_map"]
+__all__ = ["DETECTION_DELAY", "detection_rates", "experience_ends", "image_metrics", "local_clocks", "stream_metrics",
+           "truth_map"]
 
 DETECTION_DELAY = 2  # local rounds a detector may take to flag a drift
 
@@ -84,3 +85,15 @@ def stream_metrics(trace: MethodTrace, ends: list[int]) -> tuple[list[list[float
         return matrix, average, None
     forgetting = float(np.mean([matrix[j][j] - last[j] for j in range(len(ends) - 1)]))
     return matrix, average, forgetting
+
+
+def image_metrics(trace: MethodTrace, ends: list[int]) -> tuple[np.ndarray, np.ndarray | None]:
+    """Per test image (in points): its average accuracy over the concepts reached at the last round, and its
+    forgetting, mean_{j < J-1} (correct at the end of j - correct at the end) on concept j. Their means over
+    the images are `stream_metrics`' average accuracy and forgetting (x 100)."""
+    last = trace.correct[ends[-1]][: len(ends)]
+    average = 100.0 * np.mean(last, axis=0)
+    if len(ends) < 2:
+        return average, None
+    drops = [trace.correct[ends[j]][j] - last[j] for j in range(len(ends) - 1)]
+    return average, 100.0 * np.mean(drops, axis=0)

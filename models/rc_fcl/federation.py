@@ -12,7 +12,10 @@ aggregates (`weighted_aggregate`):
   on a flag it keeps the old reference for `window` rounds (retrospective calibration): every batch of
   the window is weighted by the discriminator's P(new | x, y) against the old concept (normalised to
   mean 1, clipped to [0.2, 5]) and the client's server weight is n_k exp(-beta x score x remaining /
-  window); the reference is then refitted on the new concept.
+  window); the reference is then refitted on the new concept. The old reference is also archived, and
+  its class-conditional samples are replayed in every later local update (`replay.py`);
+* FedAvg + replay (a reservoir of real samples) and FedAvg + generator replay (the same generator,
+  archived on a fixed schedule, no detection): the replay baselines, the same number of replayed samples.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from models.common.continual import (
-    accuracy,
+    ReplayBuffer,
     fedprox_penalty,
     init_linear_,
     minibatches,
@@ -37,11 +40,12 @@ from models.common.continual import (
 from models.rc_fcl.concepts import ClientPlan
 from models.rc_fcl.detector import GaussianReference, score_drift
 from models.rc_fcl.params import Params
+from models.rc_fcl.replay import BUFFER, PERIOD, REPLAY, generated_replay
 
 __all__ = ["METHODS", "Federation", "MethodName", "MethodTrace", "draw_batch", "make_model", "run_method"]
 
-MethodName = Literal["rc_fcl", "fedavg", "fedprox", "drift_aware"]
-METHODS: tuple[MethodName, ...] = ("rc_fcl", "fedavg", "fedprox", "drift_aware")
+MethodName = Literal["rc_fcl", "fedavg", "fedprox", "drift_aware", "fedavg_replay", "fedavg_genreplay"]
+METHODS: tuple[MethodName, ...] = ("rc_fcl", "fedavg", "fedprox", "drift_aware", "fedavg_replay", "fedavg_genreplay")
 BATCH = 16
 MEMORY = 3  # batches the reference generator is fitted on
 
@@ -78,6 +82,7 @@ class MethodTrace:
     drift_score: list[list[float | None]] = field(default_factory=list)  # rounds x clients (None: not scored)
     detected: list[list[bool | None]] = field(default_factory=list)
     calibrating: list[list[bool]] = field(default_factory=list)
+    correct: list[list[np.ndarray]] = field(default_factory=list)  # rounds x concepts: 0/1 per test image
 
 
 @dataclass
@@ -88,6 +93,8 @@ class _Client:
     window: int = 0
     magnitude: float = 0.0
     losses: list[float] = field(default_factory=list)
+    archive: list[GaussianReference] = field(default_factory=list)  # generators of concepts learned before
+    buffer: ReplayBuffer | None = None
 
 
 def make_model(generator: torch.Generator) -> nn.Sequential:
@@ -134,6 +141,7 @@ def _rc_step(state: _Client, x: np.ndarray, y: np.ndarray, params: Params,
         state.memory = [*state.memory, (x, y)][-MEMORY:]
         return None, 1.0, drift.score, False
     state.old_reference, state.magnitude, state.window = reference, drift.score, params.window
+    state.archive.append(reference)
     state.memory = [(x, y)]
     p = drift.sample_new_probability
     factor = float(np.exp(-params.drift_penalty * drift.score))
@@ -172,6 +180,10 @@ def _client_update(name: MethodName, state: _Client, model: nn.Module, global_st
         with torch.no_grad():
             loss = float(F.cross_entropy(model(xt), yt))
         factor, score, flagged = _loss_step(state, loss, params)
+    replayed = _replay(name, state, x_np, y_np, rngs[1])
+    if replayed is not None:  # replayed samples join the batch with weight 1
+        weights = np.concatenate([np.ones(len(y_np)) if weights is None else weights, np.ones(len(replayed[1]))])
+        xt, yt = to_tensors(np.concatenate([x_np, replayed[0]]), np.concatenate([y_np, replayed[1]]), device)
     local = make_model(torch.Generator()).to(device)
     local.load_state_dict(global_state)
     w = None if weights is None else torch.as_tensor(weights, dtype=torch.float32, device=device)
@@ -179,9 +191,34 @@ def _client_update(name: MethodName, state: _Client, model: nn.Module, global_st
     return local.state_dict(), float(len(y_np)) * factor, score, flagged, calibrating
 
 
+def _replay(name: MethodName, state: _Client, x: np.ndarray, y: np.ndarray,
+            rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray] | None:
+    """This client-round's replayed samples (drawn before the round's batch joins any memory)."""
+    if name == "rc_fcl":
+        return generated_replay(state.archive, REPLAY, rng)
+    if name == "fedavg_genreplay":
+        if state.clock > 0 and state.clock % PERIOD == 0 and state.memory:
+            state.archive.append(GaussianReference.fit(np.concatenate([m[0] for m in state.memory]),
+                                                       np.concatenate([m[1] for m in state.memory])))
+        state.memory = [*state.memory, (x, y)][-MEMORY:]
+        return generated_replay(state.archive, REPLAY, rng)
+    if name == "fedavg_replay":
+        if state.buffer is None:
+            state.buffer = ReplayBuffer(BUFFER, x.shape[1], rng)
+        out = state.buffer.sample(REPLAY) if len(state.buffer) else None
+        state.buffer.add(x, y)
+        return out
+    return None
+
+
 @torch.no_grad()
-def _concept_accuracy(model: nn.Module, fed: Federation, device: str) -> list[float]:
-    return [accuracy(model(to_tensors(x, y, device)[0]), to_tensors(x, y, device)[1]) for x, y in fed.tests]
+def _concept_correct(model: nn.Module, fed: Federation, device: str) -> list[np.ndarray]:
+    """Per concept, 1.0 for each test image the model classifies right."""
+    out = []
+    for x, y in fed.tests:
+        xt, yt = to_tensors(x, y, device)
+        out.append((model(xt).argmax(dim=1) == yt).cpu().numpy().astype(np.float64))
+    return out
 
 
 def run_method(name: MethodName, fed: Federation, params: Params, device: str, tick: Callable[[int], None]) -> MethodTrace:
@@ -215,7 +252,9 @@ def run_method(name: MethodName, fed: Federation, params: Params, device: str, t
         trace.detected.append(flags)
         trace.calibrating.append(calibrating)
         model.eval()
-        trace.concept_accuracy.append(_concept_accuracy(model, fed, device))
+        correct = _concept_correct(model, fed, device)
+        trace.correct.append(correct)
+        trace.concept_accuracy.append([float(c.mean()) for c in correct])
         model.train()
         tick(r)
     return trace

@@ -11,7 +11,8 @@ from models.common.contract import Artifact, MethodResult
 __all__ = ["METHOD_LABELS", "ClientDrift", "Detection", "MethodSummary", "Result", "SeedSummary"]
 
 METHOD_LABELS = {"rc_fcl": "RC-FCL", "fedavg": "FedAvg", "fedprox": "FedProx",
-                 "drift_aware": "Drift-aware FedAvg (loss-triggered)"}
+                 "drift_aware": "Drift-aware FedAvg (loss-triggered)", "fedavg_replay": "FedAvg + replay (real samples)",
+                 "fedavg_genreplay": "FedAvg + generator replay (no detection)"}
 
 
 class Detection(BaseModel):

@@ -15,7 +15,13 @@ from models.common.device import torch_device
 from models.common.progress import MonotoneProgress
 from models.rc_fcl.claims import CLAIMS
 from models.rc_fcl.concepts import CONCEPTS, concept_data, plan_clients
-from models.rc_fcl.evaluation import detection_rates, experience_ends, stream_metrics, truth_map
+from models.rc_fcl.evaluation import (
+    detection_rates,
+    experience_ends,
+    image_metrics,
+    stream_metrics,
+    truth_map,
+)
 from models.rc_fcl.federation import METHODS, Federation, MethodTrace, make_model, run_method
 from models.rc_fcl.params import Params
 from models.rc_fcl.result import METHOD_LABELS, ClientDrift, MethodSummary, Result, SeedSummary
@@ -24,6 +30,13 @@ __all__ = ["MIN_EXAMPLES", "build_federation", "run"]
 
 MIN_EXAMPLES = 20  # per client, so that every client can fit a reference and train
 MIN_NEGATIVES = 10
+BASELINES = tuple(m for m in METHODS if m != "rc_fcl")
+REPLAY_BASELINES = ("fedavg_replay", "fedavg_genreplay")
+
+
+def measurement(units: np.ndarray, floor_ok: bool = True, note: str = "") -> Measurement:
+    """A claim's value on one seed: the mean of its per-unit values (points per test image)."""
+    return Measurement(float(np.mean(units)), floor_ok=floor_ok, note=note)
 
 
 def build_federation(params: Params, seed: int) -> Federation:
@@ -74,14 +87,22 @@ def _summarise(seed: int, fed: Federation, traces: dict[str, MethodTrace]) -> Se
     return SeedSummary(seed=seed, methods=methods, detection=detection, experience_ends=[e + 1 for e in ends])
 
 
-def _measure(s: SeedSummary) -> dict[str, Measurement]:
-    rc, avg = s.methods["rc_fcl"], s.methods["fedavg"]
-    best = max(s.methods[n].average_accuracy for n in ("fedavg", "fedprox", "drift_aware"))
+def _measure(s: SeedSummary, fed: Federation, traces: dict[str, MethodTrace]) -> dict[str, Measurement]:
+    """Accuracy and forgetting as per-test-image paired differences; detection per event / client-round."""
+    ends = experience_ends(fed.plans, fed.participates, len(CONCEPTS))
+    images = {n: image_metrics(t, ends) for n, t in traces.items()}
+    best = max(BASELINES, key=lambda n: s.methods[n].average_accuracy)
+    replay = min(REPLAY_BASELINES, key=lambda n: s.methods[n].forgetting or 0.0)
     d = s.detection["rc_fcl"]
+
+    def forgetting_gap(other: str) -> Measurement:
+        ours, theirs = images["rc_fcl"][1], images[other][1]
+        return Measurement(None) if ours is None or theirs is None else measurement(ours - theirs)
+
     return {
-        "accuracy": Measurement(100 * (rc.average_accuracy - best)),
-        "forgetting": Measurement(None if rc.forgetting is None or avg.forgetting is None
-                                  else 100 * (rc.forgetting - avg.forgetting)),
+        "accuracy": measurement(images["rc_fcl"][0] - images[best][0]),
+        "forgetting": forgetting_gap("fedavg"),
+        "forgetting_replay": forgetting_gap(replay),
         "tpr": Measurement(d.true_positive_rate, floor_ok=d.events > 0,
                            note=f"{d.detected_events} of {d.events} events"),
         "fpr": Measurement(d.false_positive_rate, floor_ok=d.negatives >= MIN_NEGATIVES,
@@ -104,7 +125,7 @@ def run(params: Params, progress: Progress) -> Result:
     with one_thread():
         runs = run_seeds(seeds, lambda s, p: _one_seed(params, s, device, p), progress)
     per_seed = [_summarise(seed, fed, traces) for seed, (fed, traces) in zip(seeds, runs, strict=True)]
-    measured = [_measure(s) for s in per_seed]
+    measured = [_measure(s, fed, traces) for s, (fed, traces) in zip(per_seed, runs, strict=True)]
     fed, traces = runs[0]
     rc = traces["rc_fcl"]
     result = Result(

@@ -30,9 +30,10 @@ def test_a_short_run_shows_claims_methods_detection_and_figures(live_backend: st
     assert not at.exception
     assert "Finished" in page_text(at)
     claims = next(df.value for df in at.dataframe if "Claim" in df.value.columns)
-    assert len(claims) == 4
+    assert len(claims) == 5
     methods = next(df.value for df in at.dataframe if "method" in df.value.columns)
-    assert list(methods["method"]) == ["RC-FCL", "FedAvg", "FedProx", "Drift-aware FedAvg (loss-triggered)"]
+    assert list(methods["method"]) == ["RC-FCL", "FedAvg", "FedProx", "Drift-aware FedAvg (loss-triggered)",
+                                       "FedAvg + replay (real samples)", "FedAvg + generator replay (no detection)"]
     detection = next(df.value for df in at.dataframe if "detector" in df.value.columns)
     assert len(detection) == 2
     clients = next(df.value for df in at.dataframe if "drift rounds (own clock)" in df.value.columns)

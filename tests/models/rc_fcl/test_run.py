@@ -8,12 +8,13 @@ import torch
 
 from models.common import MethodInputError, no_progress
 from models.rc_fcl import SPEC
+from models.rc_fcl.evaluation import experience_ends, image_metrics, stream_metrics
 from models.rc_fcl.federation import draw_batch, run_method
 from models.rc_fcl.params import Params
 from models.rc_fcl.run import build_federation
 
 SMALL = Params(seeds=1, clients=4, rounds=12, batch=32, local_epochs=1, seed=3)
-METHODS = {"rc_fcl", "fedavg", "fedprox", "drift_aware"}
+METHODS = {"rc_fcl", "fedavg", "fedprox", "drift_aware", "fedavg_replay", "fedavg_genreplay"}
 
 
 def _numbers(result) -> dict:
@@ -29,7 +30,7 @@ def test_result_has_every_method_claims_per_seed_and_fractions() -> None:
         assert set(s.methods) == METHODS and set(s.detection) == {"rc_fcl", "drift_aware"}
         for m in s.methods.values():
             assert 0.0 <= m.average_accuracy <= 1.0 and len(m.matrix) == len(s.experience_ends)
-    assert {c.id for c in result.claims} == {"accuracy", "forgetting", "tpr", "fpr"}
+    assert {c.id for c in result.claims} == {"accuracy", "forgetting", "forgetting_replay", "tpr", "fpr"}
     assert all(len(c.seeds) == 2 for c in result.claims)
     assert set(result.standing.scores) == METHODS
     shares = np.array(result.aggregation_share["fedavg"])
@@ -76,15 +77,49 @@ def test_calibration_acts_over_the_window_after_each_detection() -> None:
     for r, k in flagged:
         after = [rc.calibrating[r + j][k] for j in range(1, 4) if r + j < params.rounds]
         assert all(after)
-        lowered = [rc.aggregation_share[r + j][k] < avg.aggregation_share[r + j][k] for j in range(1, 3)
-                   if r + j < params.rounds]
-        assert all(lowered)
+        for j in (1, 2):  # against a client at full weight in the same round (share ratio to FedAvg = factor x const)
+            row = r + j
+            if row >= params.rounds:
+                continue
+            full = [o for o in range(params.clients) if not rc.calibrating[row][o] and not rc.detected[row][o]
+                    and avg.aggregation_share[row][o] > 0]
+            ratio = [rc.aggregation_share[row][o] / avg.aggregation_share[row][o] for o in [k, *full]]
+            assert all(ratio[0] < other for other in ratio[1:])
+
+
+def test_per_image_metrics_average_to_the_stream_metrics() -> None:
+    fed = build_federation(SMALL, 3)
+    trace = run_method("fedavg_replay", fed, SMALL, "cpu", lambda r: None)
+    ends = experience_ends(fed.plans, fed.participates, 3)
+    assert len(ends) >= 2
+    _, average, forgetting = stream_metrics(trace, ends)
+    per_image, per_image_forgetting = image_metrics(trace, ends)
+    assert per_image.shape == (len(fed.tests[0][1]),) and per_image_forgetting is not None
+    assert per_image.mean() == pytest.approx(100 * average) and per_image_forgetting.mean() == pytest.approx(100 * forgetting)
+
+
+def test_rc_fcl_replays_only_after_a_flag_and_the_claims_use_the_replay_baselines() -> None:
+    fed = build_federation(SMALL, 3)
+    rc = run_method("rc_fcl", fed, SMALL, "cpu", lambda r: None)
+    first = min(r for r, row in enumerate(rc.detected) for f in row if f)
+    avg = run_method("fedavg", fed, SMALL, "cpu", lambda r: None)
+    # before any flag RC-FCL trains like FedAvg with sample weights 1 (nothing archived, nothing replayed)
+    assert rc.concept_accuracy[:first] == avg.concept_accuracy[:first]
+    result = SPEC.run(SMALL, no_progress)
+    s = result.per_seed[0]
+    claim = next(c for c in result.claims if c.id == "forgetting_replay")
+    best = min(s.methods[n].forgetting for n in ("fedavg_replay", "fedavg_genreplay"))
+    assert claim.seeds[0].value == pytest.approx(100 * (s.methods["rc_fcl"].forgetting - best))
+    accuracy = next(c for c in result.claims if c.id == "accuracy")
+    top = max(m.average_accuracy for n, m in s.methods.items() if n != "rc_fcl")
+    assert accuracy.seeds[0].value == pytest.approx(100 * (s.methods["rc_fcl"].average_accuracy - top))
 
 
 def test_no_drift_leaves_detection_and_forgetting_untested() -> None:
     result = SPEC.run(SMALL.model_copy(update={"drift_magnitude": 0.0}), no_progress)
     claims = {c.id: c for c in result.claims}
     assert claims["tpr"].holds == "not_tested" and claims["forgetting"].holds == "not_tested"
+    assert claims["forgetting_replay"].holds == "not_tested"
     assert result.per_seed[0].detection["rc_fcl"].events == 0
     assert result.verdict().tone != "success"
 
