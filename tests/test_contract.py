@@ -12,6 +12,7 @@ import pytest
 from backend.registry import discover
 from models.common import MethodResult, MethodSpec
 from models.common.claims import ClaimResult
+from tests.smoke_runs import smoke_params, smoke_run
 
 SPECS: dict[str, MethodSpec] = {m.spec.name: m.spec for m in discover().ordered()}
 NAMES = sorted(SPECS)
@@ -78,9 +79,8 @@ def test_examples_validate_and_the_spec_is_complete(name: str) -> None:
 @pytest.mark.parametrize("name", NAMES)
 def test_a_tiny_run_round_trips_and_reports_monotone_progress(name: str) -> None:
     spec = SPECS[name]
-    params = spec.params_model.model_validate(dict(spec.smoke_params or {}))
-    seen: list[float] = []
-    result = spec.run(params, lambda fraction, message="": seen.append(float(fraction)))
+    params = smoke_params(name)
+    result, seen = smoke_run(name)
     assert seen, "run() reports progress"
     assert all(0.0 <= f <= 1.0 for f in seen), seen
     assert seen == sorted(seen), f"progress went backwards: {seen}"
@@ -93,7 +93,7 @@ def test_a_tiny_run_round_trips_and_reports_monotone_progress(name: str) -> None
         problems += [f"{figure_name}: {p}" for p in figure_problems(figure)]
     assert not problems, problems
     verdict = result.verdict()
-    assert verdict.label and verdict.tone in ("success", "info", "warning", "error")
+    assert verdict.kind and verdict.tone in ("success", "info", "warning", "error")
     _assert_claims_decide_the_verdict(result, params)
 
 

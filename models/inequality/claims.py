@@ -4,6 +4,12 @@ The answer (Proved / Refuted / Not proved) is deterministic; what a seed changes
 checks that judge it: the independent evaluator's random rational points, and held-out random points of
 the domain at which a proved claim must not fail. A seed that finds a wrong certificate or a point where
 a "proved" p is negative makes the claim fail on that seed.
+
+Every claim is an exact check (rational arithmetic, or a verified point): judged on its value, no interval,
+and no trivial reference (a method with no idea produces no certificate to check). Paper passages (the
+abstract only is reachable, ../shared/papers/inequality.md):
+- `exact`: abstract, the LLM's approximate SOS decomposition is refined "into exact SOS certificates"
+- `independent`: abstract, the certificates are exact, so any independent evaluation must accept the identity
 """
 
 from __future__ import annotations
@@ -19,26 +25,29 @@ from .params import Params
 from .parser import Problem, parse_problem
 from .result import Result
 
-__all__ = ["CLAIMS", "HELDOUT_POINTS", "counterexample_measurement", "heldout_measurement", "independent_measurement", "measure_claims"]
+__all__ = ["CLAIMS", "HELDOUT_POINTS", "NO_NULL", "counterexample_measurement", "heldout_measurement", "independent_measurement", "measure_claims"]
 
 HELDOUT_POINTS = 200  # random points drawn per seed; those inside the domain are the held-out instances
 
 CLAIMS = (
     Claim("exact", "A certificate is an exact SOS identity (rational arithmetic, term by term)", paper=QUALITATIVE,
-          quantity="exact identity holds (1 = yes, 0 = a check rejected it)", op=">=", target=1.0),
+          quantity="exact identity holds (1 = yes, 0 = a check rejected it)", op=">=", target=1.0, exact=True,
+          why="an exact identity either holds or it does not: any rejection refutes it"),
     Claim("independent", "An evaluator sharing no code with the prover accepts the identity at the seed's random "
           "rational points", paper=QUALITATIVE, quantity="identity holds at every sampled point (1 = yes)",
-          op=">=", target=1.0),
+          op=">=", target=1.0, exact=True, why="exact rational evaluation: one failing point refutes the identity"),
     Claim("heldout", "A proved claim holds at held-out random points of the domain", paper=QUALITATIVE,
           quantity="smallest p over the seed's held-out points inside the domain", op=">=", target=0.0,
-          floor="at least one held-out point inside the domain", headline=False),
+          floor="at least one held-out point inside the domain", headline=False, exact=True),
     Claim("refutation", "A counterexample is an exact rational point of the domain where the claim fails",
           paper=QUALITATIVE, quantity="counterexample verified exactly (1 = yes)", op=">=", target=1.0,
-          headline=False),
+          headline=False, exact=True),
     Claim("lean", "Lean 4 with Mathlib accepts the exported proof", paper=QUALITATIVE,
           quantity="Lean accepted (1 = yes, 0 = rejected; not tested where the server has no Lean)", op=">=",
-          target=1.0, headline=False),
+          target=1.0, headline=False, exact=True),
 )
+NO_NULL = {"exact": "an exact check of the certificate found: a method with no idea finds none to check",
+           "independent": "an exact check of the certificate found: a method with no idea finds none to check"}
 
 
 def independent_measurement(text: str, hypotheses: list[str], certificate: dict[str, object], seed: int) -> Measurement:

@@ -99,6 +99,7 @@ class SeedRow(BaseModel):
     efficiency_gap: float
     fit_seconds: float
     baselines: list[BaselineRow] = []
+    uniform_shapley_error: float | None = None  # the trivial reference: phi_u = (v(N) - v(empty)) / n for every u
 
 
 def _pct(value: float | None, digits: int = 3) -> float | str:

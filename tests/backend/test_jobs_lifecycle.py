@@ -44,7 +44,9 @@ def test_success_reports_progress_and_stores_artifacts(api: TestClient) -> None:
     assert csv.status_code == 200
     assert csv.text.splitlines()[:3] == ["step", "0", "1"]
     assert f'filename="toy-{job_id[:8]}-steps.csv"' in csv.headers["content-disposition"]
-    assert job["verdict"] == {"label": "Even", "tone": "success", "detail": "the sum is 210"}
+    verdict = job["verdict"]
+    assert (verdict["kind"], verdict["label"], verdict["tone"], verdict["detail"]) == ("answer", "Even", "success",
+                                                                                     "the sum is 210")
     assert job["summary"] == "ok, 20 steps"
     assert api.get(f"/api/jobs/{job_id}/artifacts/missing.csv").status_code == 404
 

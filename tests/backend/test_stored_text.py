@@ -15,6 +15,7 @@ from markdown_it import MarkdownIt
 from app.components.plain import plain
 from backend.jobs import outcome as outcome_module
 from backend.jobs.outcome import Outcome, execute, unlinked
+from models.common.verdict import Verdict
 
 ATTACK = ('![p](http://127.0.0.9:18199/pixel.png) [verify](http://127.0.0.9:18199/login) '
           '<img src="http://127.0.0.9:18199/x" onerror="alert(1)"> <a href="http://127.0.0.9/">here</a> '
@@ -44,7 +45,7 @@ def test_execute_stores_figures_without_links_and_text_without_nul(monkeypatch: 
     figure = go.Figure(layout_title_text='<a href="http://127.0.0.9/">name</a>')
     result = SimpleNamespace(model_dump=lambda mode: {"name": "x"}, metrics=lambda: {})
     run = SimpleNamespace(figures={"f": figure}, artifacts={}, result=result,
-                          verdict=SimpleNamespace(label="Reproduced\x00", tone="good", detail="d\x00\x07"))
+                          verdict=Verdict("answer", "success", label="Reproduced\x00", detail="d\x00\x07"))
     monkeypatch.setattr(outcome_module, "run_method", lambda *_args: run)
     spec: Any = SimpleNamespace(name="fake")
     done = execute(spec, {}, progress=None)  # type: ignore[arg-type]
