@@ -79,6 +79,9 @@ def test_the_smoke_run_carries_tests_nulls_and_a_verdict_as_data(name: str) -> N
     assert 0 <= verdict.held <= verdict.tested <= verdict.headline
     assert verdict.held == sum(c.holds == "held" for c in headline)
     assert verdict.tested == sum(c.holds != "not_tested" for c in headline)
+    for grid in result.grids:
+        assert grid.best in grid.values and len(grid.scores) == len(grid.values), grid
+        assert grid.at_edge == (len(grid.values) > 1 and grid.best in (min(grid.values), max(grid.values))), grid
     if result.standing is not None:
         labels = {result.standing.labels.get(n, n) for n in result.standing.seed_scores}
         assert set(verdict.beaten_by) <= labels and verdict.metric == result.standing.metric

@@ -105,6 +105,13 @@ def claims_table(job: JobView) -> None:
     if checks:
         st.markdown("**Checks** (sanity checks of our code and our own stress tests: not counted in the verdict)")
         st.markdown(_claims_markdown(checks))
+    grids = (job.result or {}).get("grids") or []
+    if grids:
+        st.markdown("**Tuning grids** (chosen on validation data; an optimum on a grid's edge may lie beyond it)")
+        table([{"Tuned": g["tuned"], "Parameter": g["param"],
+                "Grid": ", ".join(format_number(v) for v in g["values"]), "Chosen": format_number(g["best"]),
+                "On the edge": "⚠️ yes: the optimum may lie beyond" if g["at_edge"] else "no"}
+               for g in grids], key=f"claims-grids-{job.id}")
     with st.expander("Per seed"):
         table([{"Claim": c["id"], "Seed": o["seed"],
                 "Value": format_number(o["value"]), "Holds": "—" if o["holds"] is None else ("✅" if o["holds"] else "❌"),

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, final
 from pydantic import BaseModel, Field
 
 from models.common.claims import ClaimResult, Standing
+from models.common.grids import GridReport
 from models.common.verdict import Answer, Verdict, claims_verdict
 
 if TYPE_CHECKING:  # plotly is imported lazily by figures.py modules
@@ -82,6 +83,7 @@ class MethodResult(BaseModel):
 
     claims: list[ClaimResult] = Field(default_factory=list, description="The paper's claims, measured over seeds.")
     standing: Standing | None = Field(default=None, description="Every competitor on the headline metric.")
+    grids: list[GridReport] = Field(default_factory=list, description="Tuning grids: values, best, whether at an edge.")
 
     def metrics(self) -> dict[str, float | int | str]:
         return {}
