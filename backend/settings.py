@@ -80,6 +80,12 @@ class Settings(BaseSettings):
                                    "may use; a longer check is left to the job (which runs it again in any case).")
     header_timeout_s: float = Field(10.0, gt=0, le=600, description="Time a client has to send a whole request head "
                                     "(shared mode); idle and slow connections are closed after it.")
+    body_timeout_s: float = Field(10.0, gt=0, le=600, description="Time a client has to send a whole request body "
+                                  "once its head is in (shared mode); a slower body is answered 408 and closed.")
+    connections_per_address: int = Field(50, ge=0, le=100_000, description="Connections one client address (other "
+                                         "than FORWARDED_ALLOW_IPS) may hold open (shared mode); 0: no cap.")
+    quota_jobs_per_address: int = Field(6, ge=1, le=100_000, description="Queued or running jobs of all the anonymous "
+                                        "sessions opened from one client address.")
     min_free_disk_mb: float = Field(64.0, ge=0, le=1_000_000, description="/healthz reports ok: false when the data "
                                     "folder has less free space than this (or the database refused a write as full).")
     public_url: str = Field("", description="The front end's public URL, used in share links (empty: relative links).")

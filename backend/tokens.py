@@ -19,7 +19,7 @@ def add_token_commands(commands: argparse._SubParsersAction) -> None:  # type: i
     create.add_argument("name")
     create.add_argument("--admin", action="store_true", help="may see and cancel every job; not rate limited")
     actions.add_parser("list", help="registered users: name, admin, created, revoked")
-    revoke = actions.add_parser("revoke", help="revoke every token of NAME")
+    revoke = actions.add_parser("revoke", help="revoke every token of NAME, cancel its jobs, revoke its share links")
     revoke.add_argument("name")
 
 
@@ -47,7 +47,8 @@ def run_token_command(args: argparse.Namespace) -> int:
                 if not revoked:
                     print(f"error: no active token named {name!r}", file=sys.stderr)
                     return 2
-                print(f"revoked {revoked} token(s) of {name!r} (servers forget cached tokens within 5 s)")
+                print(f"revoked {revoked} token(s) of {name!r}: their jobs are cancelled and their share links "
+                      "revoked (servers forget cached tokens within 5 s)")
     finally:
         engine.dispose()
     return 0

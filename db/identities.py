@@ -8,10 +8,11 @@ import secrets
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
-from sqlalchemy import func, select, update
+from sqlalchemy import and_, func, select, update
 from sqlalchemy.orm import Session
 
-from db.tables import Identity, ShareLink, utcnow
+from db.status import ACTIVE
+from db.tables import Identity, Job, ShareLink, utcnow
 
 __all__ = ["IdentityRepository", "ShareLinkRepository", "hash_token", "new_token"]
 
@@ -75,10 +76,25 @@ class IdentityRepository:
                                                           Identity.revoked_at.is_(None)))
 
     def revoke(self, name: str) -> int:
-        """Revoke every live user token named `name`; returns how many."""
-        done = self.session.execute(update(Identity).where(Identity.kind == "user", Identity.name == name,
-                                                           Identity.revoked_at.is_(None)).values(revoked_at=utcnow()))
-        return int(getattr(done, "rowcount", 0) or 0)
+        """Revoke every live user token named `name`, with what they left running: their queued jobs
+        are cancelled, their running jobs flagged (the server running one stops it at its next look at
+        the flag) and every share link of their runs revoked. Returns how many tokens."""
+        live = and_(Identity.kind == "user", Identity.name == name, Identity.revoked_at.is_(None))
+        owners = list(self.session.scalars(select(Identity.id).where(live)).all())
+        if not owners:
+            return 0
+        now = utcnow()
+        self.session.execute(update(Identity).where(Identity.id.in_(owners)).values(revoked_at=now))
+        from db.jobs import JobRepository  # db.jobs imports nothing of this module; kept local all the same
+
+        jobs = JobRepository(self.session)
+        active = [status.value for status in ACTIVE]
+        for job_id in self.session.scalars(select(Job.id).where(Job.owner.in_(owners), Job.status.in_(active))).all():
+            jobs.request_cancel(job_id)
+        self.session.execute(update(ShareLink).where(
+            ShareLink.job_id.in_(select(Job.id).where(Job.owner.in_(owners))), ShareLink.revoked_at.is_(None))
+            .values(revoked_at=now))
+        return len(owners)
 
     def sessions_from(self, client_address: str, since: datetime) -> tuple[int, datetime | None]:
         """Anonymous sessions created from one client address since `since`, and when the oldest of them was."""

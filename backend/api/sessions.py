@@ -14,6 +14,7 @@ from backend.api.deps import SessionDep, SettingsDep
 from backend.api.schemas import ERROR_RESPONSES, MePublic, SessionCreated
 from backend.hosting.ratelimit import client_address
 from db.identities import IdentityRepository
+from db.session import begin_exclusive
 from db.tables import utcnow
 
 router = APIRouter(prefix="/api", tags=["sessions"], responses=ERROR_RESPONSES)
@@ -24,11 +25,13 @@ router = APIRouter(prefix="/api", tags=["sessions"], responses=ERROR_RESPONSES)
 def create_session(request: Request, session: SessionDep, settings: SettingsDep) -> SessionCreated:
     address = client_address(request)
     hour_ago = utcnow() - timedelta(hours=1)
+    begin_exclusive(session)  # count and insert under one writer: parallel requests cannot pass the limit together
     repo = IdentityRepository(session)
     opened, oldest = repo.sessions_from(address, hour_ago)
     if opened >= settings.sessions_per_hour:
         # The moving window frees its oldest session an hour after it was opened.
         wait = 60 if oldest is None else max(1, math.ceil((oldest - hour_ago).total_seconds()))
+        session.rollback()
         raise HTTPException(429, f"too many new sessions from your address (the limit is {settings.sessions_per_hour} "
                                  f"per hour); reuse your token or try again in {wait} s",
                             headers={"Retry-After": str(wait)})

@@ -1,4 +1,5 @@
-"""Job quotas: per identity (jobs at once, jobs per hour) and for the whole queue."""
+"""Job quotas: per identity (jobs at once, jobs per hour), per client address (jobs at once, over all the
+anonymous sessions opened from it) and for the whole queue."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from sqlalchemy.orm import Session
 
 from backend.settings import Settings
 from db.jobs import JobRepository
-from db.tables import utcnow
+from db.tables import Identity, utcnow
 
 __all__ = ["QuotaExceeded", "admit"]
 
@@ -38,6 +39,12 @@ def admit(session: Session, owner: str, admin: bool, settings: Settings) -> None
     if active >= settings.quota_concurrent_jobs:
         raise QuotaExceeded(f"you already have {active} jobs queued or running (the limit is "
                             f"{settings.quota_concurrent_jobs}); wait for one to finish or cancel one", 5)
+    identity = session.get(Identity, owner)
+    if identity is not None and identity.kind == "anonymous" and identity.client_address:
+        held = repo.count_active_from_address(identity.client_address)
+        if held >= settings.quota_jobs_per_address:
+            raise QuotaExceeded(f"your address already has {held} jobs queued or running (the limit is "
+                                f"{settings.quota_jobs_per_address} per address); wait for one to finish", 10)
     hour_ago = utcnow() - timedelta(hours=1)
     submitted, oldest = repo.submitted_since(owner, hour_ago)
     if submitted >= settings.quota_jobs_per_hour:

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from sqlalchemy import create_engine, inspect
 
+import db.jobs  # noqa: F401 - registers the submissions ledger (issue 45) with Base.metadata
 from db.session import make_engine, upgrade_to_head
 from db.tables import Base
 
@@ -14,7 +15,9 @@ def test_upgrade_empty_database_to_head_matches_orm(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'fresh.db'}"
     upgrade_to_head(url)
     migrated = inspect(create_engine(url))
-    assert set(migrated.get_table_names()) == {"jobs", "artifacts", "identities", "share_links", "alembic_version"}
+    tables = {table.name for table in Base.metadata.sorted_tables}  # the ORM's, and db.jobs' submissions ledger
+    assert {"jobs", "artifacts", "identities", "share_links", "submissions"} <= tables
+    assert set(migrated.get_table_names()) == tables | {"alembic_version"}
     for table in Base.metadata.sorted_tables:
         columns = {c["name"]: c for c in migrated.get_columns(table.name)}
         assert set(columns) == {c.name for c in table.columns}, table.name
