@@ -14,12 +14,15 @@ import streamlit as st
 
 from app import client
 from app.components.banner import backend_banner
+from app.components.compare import compare_panel
 from app.components.history import history_panel
 from app.components.identity import access, ensure_token, owner_id
 from app.components.jobview import JobView
 from app.components.plain import plain
 from app.components.results import claims_table, downloads_panel, show_figures, show_metrics, verdict_banner
+from app.components.snippets import use_via_api
 from app.components.status import JobStatus
+from app.components.sweep import sweep_panel
 from app.components.widgets import (
     apply_params,
     clear_input_errors,
@@ -170,6 +173,7 @@ def _show_outcome(job: JobView, render: Callable[[JobView], None] | None) -> Non
             show_figures(job)
         downloads_panel(job)
         _share_button(job)
+        use_via_api(job.method, job.params, job.id, shared=access().get("access_mode") == "shared")
     elif job.status == JobStatus.FAILED:
         st.error(f"The run `{job.id[:8]}` failed: {plain(job.error)}")
     elif job.status == JobStatus.TIMED_OUT:
@@ -257,6 +261,8 @@ def method_page(
             full = _finished_job(current.id)
             if full is not None:
                 _show_outcome(full, render)
+    sweep_panel(name, info.get("params_schema") or {}, params)
+    compare_panel(name)
     history_panel(name, on_select=lambda job_id: show_job(name, job_id, restore_inputs=True), owner=owner_id())
 
 
