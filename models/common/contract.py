@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, final
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, final
 
 from pydantic import BaseModel, Field
 
 from models.common.claims import ClaimResult, Standing
 from models.common.grids import GridReport
+from models.common.progress import Cancelled, Progress, no_progress
 from models.common.verdict import Answer, Verdict, claims_verdict
 
 if TYPE_CHECKING:  # plotly is imported lazily by figures.py modules
@@ -33,20 +34,6 @@ __all__ = [
 
 class MethodInputError(ValueError):
     """Input that validates but cannot be processed; the message is shown to the user as is."""
-
-
-class Cancelled(Exception):
-    """Raised by a progress callback when the user cancelled the job; `run` lets it propagate."""
-
-
-class Progress(Protocol):
-    """Progress callback: `progress(fraction in [0, 1], message)`. May raise `Cancelled`."""
-
-    def __call__(self, fraction: float, message: str = "") -> None: ...
-
-
-def no_progress(fraction: float, message: str = "") -> None:
-    """A progress callback that ignores its arguments (library and test use)."""
 
 
 @dataclass(frozen=True)

@@ -1,10 +1,25 @@
-"""Progress helpers: map a stage's own [0, 1] into its slice of the run, never going backwards."""
+"""The progress callback of a run (`Progress`, `Cancelled`) and helpers that map a stage's own [0, 1] into its
+slice of the run, never going backwards. The bottom of the method contract: it imports nothing of ours."""
 
 from __future__ import annotations
 
-from models.common.contract import Progress
+from typing import Protocol
 
-__all__ = ["MonotoneProgress", "sub_progress"]
+__all__ = ["Cancelled", "MonotoneProgress", "Progress", "no_progress", "sub_progress"]
+
+
+class Cancelled(Exception):
+    """Raised by a progress callback when the user cancelled the job; `run` lets it propagate."""
+
+
+class Progress(Protocol):
+    """Progress callback: `progress(fraction in [0, 1], message)`. May raise `Cancelled`."""
+
+    def __call__(self, fraction: float, message: str = "") -> None: ...
+
+
+def no_progress(fraction: float, message: str = "") -> None:
+    """A progress callback that ignores its arguments (library and test use)."""
 
 
 class MonotoneProgress:

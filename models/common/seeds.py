@@ -4,12 +4,11 @@ share of the progress bar. Claims (`models.common.claims`) are measured on each 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from pydantic import Field
 
-if TYPE_CHECKING:  # contract.py imports claims, which imports this module; progress.py imports contract
-    from models.common.contract import Progress
+from models.common.progress import MonotoneProgress, Progress
 
 __all__ = ["run_seeds", "seed_values", "seeds_field"]
 
@@ -31,8 +30,6 @@ def seed_values(seed: int, seeds: int) -> list[int]:
 def run_seeds(seeds: Sequence[int], run_one: Callable[[int, Progress], T], progress: Progress,
               start: float = 0.0, end: float = 1.0) -> list[T]:
     """`run_one(seed, progress)` for every seed, progress split evenly over [start, end] and monotone."""
-    from models.common.progress import MonotoneProgress
-
     shared = MonotoneProgress(progress)
     width = (end - start) / max(len(seeds), 1)
     out: list[T] = []

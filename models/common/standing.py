@@ -25,7 +25,7 @@ class Standing(BaseModel):
     metric: str
     lower_is_better: bool
     method: str
-    seed_scores: dict[str, list[float]] = Field(description="score of each competitor on each seed")
+    seed_scores: dict[str, list[float]] = Field(default_factory=dict, description="score of each competitor on each seed")
     unit_scores: dict[str, list[list[float]]] = Field(
         default_factory=dict, description="optional: each competitor's per-unit scores on each seed (paired units)")
     scores: dict[str, float] = Field(default_factory=dict, description="mean over seeds (derived)")
