@@ -91,6 +91,14 @@ def test_reproduce_py_from_export_zip_exits_0_and_1_when_result_json_is_altered(
     assert alone.status_code == 200 and alone.text == (folder / "reproduce.py").read_text()
 
 
+def test_without_the_library_it_prints_the_install_line_and_exits_3(tmp_path: Path) -> None:
+    (tmp_path / "reproduce.py").write_text(script_for("toy", {}, "id-1"))
+    (tmp_path / "result.json").write_text("{}")
+    bare = subprocess.run([sys.executable, "-S", "reproduce.py"], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=60, env={"PATH": os.environ.get("PATH", "")})
+    assert bare.returncode == 3 and "make install" in bare.stderr, bare.stderr
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("method", ["bilateral_trade", "erm_overfit", "rlvr_noise"])
 def test_reproduce_py_of_real_methods(open_server: str, tmp_path: Path, method: str) -> None:
