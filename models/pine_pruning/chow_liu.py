@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["ChowLiuTree", "fit_chow_liu", "mutual_information", "maximum_spanning_tree"]
+__all__ = ["ChowLiuTree", "fit_chow_liu", "maximum_spanning_tree", "mutual_information", "snap"]
 
 
 @dataclass(frozen=True)
@@ -29,6 +29,7 @@ class ChowLiuTree:
     parent: np.ndarray  # (d,) parent feature, -1 for the root
     order: np.ndarray  # (d,) features in breadth-first order from the root
     tables: tuple[np.ndarray, ...]  # tables[j][parent_bin, bin] = P(b_j | b_parent) (root: one row)
+    discrete: bool = False  # score log P(bins) (the paper's code), without the uniform-in-bin width term
 
     @property
     def d(self) -> int:
@@ -44,8 +45,9 @@ class ChowLiuTree:
         return np.stack([np.searchsorted(self.edges[j], X[:, j], side="right") for j in range(self.d)], axis=1)
 
     def log_width(self, j: int) -> np.ndarray:
+        """log of every bin's width of feature j (zeros for a discrete score: the score is log P(bins))."""
         lo, hi = self.bin_bounds(j)
-        return np.log(np.maximum(hi - lo, 1e-12))
+        return np.zeros(len(lo)) if self.discrete else np.log(np.maximum(hi - lo, 1e-12))
 
     def log_likelihood(self, X: np.ndarray) -> np.ndarray:
         """log p(clip(x)) of each row: the piecewise-constant density of x clipped into the box.
@@ -111,8 +113,24 @@ def _bfs_order(parent: np.ndarray) -> np.ndarray:
     return np.asarray(order)
 
 
-def fit_chow_liu(X: np.ndarray, *, bins: int = 5, pseudo_count: float = 1.0) -> ChowLiuTree:
-    """Fit bins (quantiles of X), the Chow-Liu tree on the binned columns, and smoothed conditional tables."""
+def snap(cuts: np.ndarray, thresholds: np.ndarray) -> np.ndarray:
+    """Each cut moved to the nearest of `thresholds` (sorted, unique); no thresholds: no cuts (one bin)."""
+    if len(thresholds) == 0 or len(cuts) == 0:
+        return np.empty(0)
+    t = np.unique(thresholds)
+    right = np.clip(np.searchsorted(t, cuts), 0, len(t) - 1)
+    left = np.clip(right - 1, 0, len(t) - 1)
+    nearest = np.where(np.abs(t[left] - cuts) <= np.abs(t[right] - cuts), t[left], t[right])
+    return np.unique(nearest)
+
+
+def fit_chow_liu(X: np.ndarray, *, bins: int = 5, pseudo_count: float = 1.0,
+                 thresholds: list[np.ndarray] | None = None, discrete: bool = False) -> ChowLiuTree:
+    """Fit bins (quantiles of X), the Chow-Liu tree on the binned columns, and smoothed conditional tables.
+
+    With `thresholds` (per feature, an ensemble's split thresholds) every quantile edge is snapped to the nearest
+    threshold of its feature, as the paper's code does: a region cell is then a union of the ensemble's cells,
+    and a feature no tree splits on has one bin (it does not enter the score)."""
     X = np.asarray(X, dtype=float)
     n, d = X.shape
     low, high = X.min(axis=0), X.max(axis=0)
@@ -120,6 +138,8 @@ def fit_chow_liu(X: np.ndarray, *, bins: int = 5, pseudo_count: float = 1.0) -> 
     edges = []
     for j in range(d):
         cut = np.unique(np.quantile(X[:, j], quantiles)) if high[j] > low[j] else np.empty(0)
+        if thresholds is not None:
+            cut = snap(cut, thresholds[j])
         edges.append(cut[(cut > low[j]) & (cut < high[j])])
     sizes = np.array([len(e) + 1 for e in edges])
     B = np.stack([np.searchsorted(edges[j], X[:, j], side="right") for j in range(d)], axis=1)
@@ -135,4 +155,4 @@ def fit_chow_liu(X: np.ndarray, *, bins: int = 5, pseudo_count: float = 1.0) -> 
         counts = np.full((rows, sizes[j]), pseudo_count)
         np.add.at(counts, (B[:, parent[j]] if parent[j] >= 0 else np.zeros(n, dtype=int), B[:, j]), 1.0)
         tables.append(counts / counts.sum(axis=1, keepdims=True))
-    return ChowLiuTree(low, high, tuple(edges), parent, _bfs_order(parent), tuple(tables))
+    return ChowLiuTree(low, high, tuple(edges), parent, _bfs_order(parent), tuple(tables), discrete)

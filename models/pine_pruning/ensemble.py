@@ -61,6 +61,16 @@ class Ensemble:
                 total += w * table[leaves[:, t]]
         return total
 
+    def thresholds(self, d: int) -> list[np.ndarray]:
+        """Every feature's split thresholds over all trees (sorted, unique; empty for a feature never split on)."""
+        found: list[list[float]] = [[] for _ in range(d)]
+        for tree in self.trees:
+            feature, threshold = tree.feature, tree.threshold  # type: ignore[attr-defined]
+            for f, t in zip(feature, threshold, strict=True):
+                if f >= 0:
+                    found[int(f)].append(float(t))
+        return [np.unique(np.asarray(v, dtype=float)) for v in found]
+
     def scores(self, X: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
         return self.scores_of_leaves(self.leaves(X), weights)
 

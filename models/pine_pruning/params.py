@@ -15,7 +15,7 @@ Alpha = Annotated[float, Field(ge=0.01, le=0.9)]
 
 
 def _default_alphas() -> list[float]:
-    return [0.05, 0.1, 0.3, 0.5]
+    return [0.1, 0.4, 0.8]
 
 
 class Params(BaseModel):
@@ -39,9 +39,9 @@ class Params(BaseModel):
         json_schema_extra={"choices": {"gradient_boosting": "gradient boosting (scikit-learn)",
                                       "random_forest": "random forest (scikit-learn)"}},
     )
-    trees: int = Field(default=40, ge=2, le=100, title="Stages / trees",
+    trees: int = Field(default=30, ge=2, le=100, title="Stages / trees",
                        description="Boosting stages (K trees each for K > 2 classes) or forest trees.")
-    max_depth: int = Field(default=3, ge=1, le=4, title="Maximum tree depth",
+    max_depth: int = Field(default=2, ge=1, le=4, title="Maximum tree depth",
                            description="Depth bound of every tree (it bounds the oracle MILP's size).")
     alphas: list[Alpha] = Field(
         default_factory=_default_alphas, min_length=1, max_length=6, title="Conformal levels α",
@@ -50,6 +50,13 @@ class Params(BaseModel):
     )
     bins: int = Field(default=4, ge=2, le=8, title="Chow-Liu bins per feature",
                       description="Quantile bins per feature of the Chow-Liu density (the region's cells).")
+    bin_edges: Literal["snapped", "quantile"] = Field(
+        default="snapped", title="Chow-Liu bin edges",
+        description="snapped (the paper's code): quantile edges moved to the ensemble's nearest split threshold, "
+        "score log P(bins); quantile: quantile edges of the training data, a piecewise-constant density.",
+        json_schema_extra={"choices": {"snapped": "snapped to the split thresholds (the paper's code)",
+                                      "quantile": "training quantiles (density)"}},
+    )
     solver: Literal["lp", "milp"] = Field(
         default="lp", title="Pruning program",
         description="lp: iteratively reweighted L1 (fast); milp: the exact L0 program on HiGHS within the time "

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
+import pytest
 from scipy.sparse.csgraph import minimum_spanning_tree
 
 from models.common.tabular import classification_blobs
@@ -60,3 +61,23 @@ def test_points_outside_the_box_score_as_their_clipped_copy() -> None:
     far = np.array([[100.0, -100.0]])
     assert np.isfinite(tree.log_likelihood(far)[0])
     assert tree.log_likelihood(far)[0] == tree.log_likelihood(np.clip(far, tree.low, tree.high))[0]
+
+
+def test_snap_moves_each_cut_to_the_nearest_threshold() -> None:
+    from models.pine_pruning.chow_liu import snap
+
+    assert snap(np.array([0.1, 0.45, 0.9]), np.array([0.0, 0.5, 1.0])).tolist() == [0.0, 0.5, 1.0]
+    assert snap(np.array([0.2, 0.3]), np.array([0.25, 2.0])).tolist() == [0.25]  # merged
+    assert snap(np.array([0.2]), np.array([])).size == 0  # a feature never split on has one bin
+
+
+def test_discrete_score_is_the_log_probability_of_the_bins() -> None:
+    from models.pine_pruning.chow_liu import fit_chow_liu
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(400, 3))
+    density = fit_chow_liu(X, bins=3, discrete=True)
+    grid = np.array(np.meshgrid(*[np.arange(len(density.edges[j]) + 1) for j in range(3)])).reshape(3, -1).T
+    centres = np.stack([np.array([(lo + hi) / 2 for lo, hi in zip(*density.bin_bounds(j), strict=True)])[grid[:, j]]
+                        for j in range(3)], axis=1)
+    assert np.exp(density.log_likelihood(centres)).sum() == pytest.approx(1.0)  # a distribution over the cells

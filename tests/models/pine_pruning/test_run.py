@@ -35,13 +35,34 @@ def test_claims_follow_the_per_seed_numbers() -> None:
     assert len(result.per_seed) == 2
     for run_ in result.per_seed:
         m = measure(run_, total)
-        pine = run_.at_check_alpha()
-        assert m["compression"].value == (run_.whole_space.trees_kept - pine.trees_kept) / run_.whole_space.trees_kept
+        beyond = [100 * (run_.whole_space.trees_kept - p.trees_kept) / total for p in run_.curve]
+        assert m["compression"].value == pytest.approx(np.mean(beyond))
+        assert sorted(m["compression"].units or []) == pytest.approx(sorted(beyond))
+        assert m["compression"].null == 0.0
         for p in [*run_.curve, run_.whole_space]:
             assert p.trees_kept == total or not p.fell_back  # a fallback is the plain full ensemble
             if p.converged:
                 assert p.fresh_disagreements == 0  # proved: the sampling re-check finds nothing
     assert result.standing is not None and result.standing.method == "pine"
+    assert {c.id for c in result.claims if c.headline} == {"compression", "monotone"}
+
+
+def test_snapped_bin_edges_are_split_thresholds_and_quantile_edges_are_not() -> None:
+    """Snapped bins: every interior bin edge of a feature is one of the ensemble's split thresholds on it (a cell is
+    a union of the ensemble's cells along that edge); features no tree splits on have one bin."""
+    from models.pine_pruning.run import prepare
+
+    setting = prepare(Params(**TINY), 0)
+    thresholds = setting.ensemble.thresholds(setting.train.d)
+    assert setting.density.discrete and sum(len(e) for e in setting.density.edges) > 0
+    for j in range(setting.train.d):
+        assert set(setting.density.edges[j].tolist()) <= set(thresholds[j].tolist())
+        if len(thresholds[j]) == 0:
+            assert len(setting.density.edges[j]) == 0
+    quantile = prepare(Params(**TINY, bin_edges="quantile"), 0)
+    assert not quantile.density.discrete
+    assert any(not set(quantile.density.edges[j].tolist()) <= set(thresholds[j].tolist())
+               for j in range(setting.train.d))
 
 
 @pytest.mark.parametrize("dataset", ["wine", "synthetic"])
