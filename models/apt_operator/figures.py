@@ -6,7 +6,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from models.apt_operator.result import LABELS, MODELS, Result
+from models.apt_operator.result import LABELS, LEARNED, MODELS, Result
 
 __all__ = ["figures"]
 
@@ -82,10 +82,11 @@ def _super(result: Result) -> go.Figure:
 
 def _training(result: Result) -> go.Figure:
     fig = go.Figure()
-    for name in (*MODELS, "fused_regular"):
+    for name in (*LEARNED, "fused_regular"):
         curve = getattr(result.losses, name)
         fig.add_scatter(x=list(range(1, len(curve) + 1)), y=curve, name=LABELS[name], mode="lines+markers")
-    fig.update_layout(title=f"Training loss ({result.train_samples} media, {result.steps} steps per model)",
+    fig.update_layout(title=f"Training loss ({result.train_samples} media, {result.steps} steps per model; the one-cycle "
+                            "learning rate falls to 0 at the end, so the curves flatten by schedule)",
                       xaxis_title="epoch (one pass over both meshes' batches)",
                       yaxis_title="mean relative L2 (training, unitless)", yaxis_type="log")
     return fig

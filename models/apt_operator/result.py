@@ -8,11 +8,12 @@ from pydantic import BaseModel, Field
 
 from models.common.contract import Artifact, MethodResult
 
-__all__ = ["LossCurves", "MeshErrors", "ParameterCounts", "Result", "SampleView", "SeedSummary", "SuperResolution",
+__all__ = ["LossCurves", "MediumErrors", "MeshErrors", "ParameterCounts", "Result", "SampleView", "SeedSummary", "SuperResolution",
            "Transfer"]
 
-MODELS = ("fused", "local_only", "global_only", "fno")
-LABELS = {"fused": "APT fused (radius GNO + global attention, gated)", "local_only": "Local only (radius GNO)",
+LEARNED = ("fused", "local_only", "global_only", "fno")
+MODELS = (*LEARNED, "uniform_k")
+LABELS = {"uniform_k": "Null: FV solve with uniform k (no learning)", "fused": "APT fused (radius GNO + global attention, gated)", "local_only": "Local only (radius GNO)",
           "global_only": "Global only (latent attention)", "fno": "FNO (regular grid)",
           "fused_regular": "APT fused, trained on regular grids only"}
 
@@ -25,6 +26,7 @@ class MeshErrors(BaseModel):
     local_only: float
     global_only: float
     fno: float
+    uniform_k: float = Field(description="The null: the FV solve with k = exp(mean ln k) and the true wells.")
 
 
 class SuperResolution(BaseModel):
@@ -34,6 +36,8 @@ class SuperResolution(BaseModel):
     higher_resolution: float
     fno_same: float
     fno_higher: float
+    uniform_k_same: float
+    uniform_k_higher: float
 
 
 class Transfer(BaseModel):
@@ -44,6 +48,24 @@ class Transfer(BaseModel):
     finer: float
 
 
+class MediumErrors(BaseModel):
+    """Per-test-medium relative L2 (one entry per medium, same order everywhere): the claims' units."""
+
+    fused: list[float] = Field(description="On the evaluation mesh (likewise the next four).")
+    local_only: list[float]
+    global_only: list[float]
+    fno: list[float]
+    uniform_k: list[float]
+    fused_32: list[float] = Field(description="Fused model, regular 32 x 32 input.")
+    fused_64: list[float] = Field(description="Fused model, 64 x 64 input.")
+    uniform_k_32: list[float]
+    uniform_k_64: list[float]
+    uniform_k_adaptive: list[float]
+    transfer_regular: list[float] = Field(description="Grid-trained fused model on 32 x 32 grids.")
+    transfer_adaptive: list[float]
+    transfer_finer: list[float]
+
+
 class SeedSummary(BaseModel):
     """What the claims need from one seed (its test draw, and its training when retraining)."""
 
@@ -52,6 +74,7 @@ class SeedSummary(BaseModel):
     super_resolution: SuperResolution
     transfer: Transfer
     gate: float = Field(description="Mean gate of the fused model (1: all local branch, 0: all global).")
+    media: MediumErrors
 
 
 class ParameterCounts(BaseModel):
@@ -117,6 +140,7 @@ class Result(MethodResult):
         return {
             f"Rel. L2, APT fused ({self.mesh})": round(e.fused, 4),
             f"Rel. L2, FNO ({self.mesh})": round(e.fno, 4),
+            f"Rel. L2, null: uniform-k FV solve ({self.mesh})": round(e.uniform_k, 4),
             "Rel. L2, fused, 64 x 64 input": round(first.super_resolution.higher_resolution, 4),
             "Rel. L2, FNO, 64 x 64 input": round(first.super_resolution.fno_higher, 4),
             "Fused gate (1 = all local)": round(first.gate, 3),
@@ -132,7 +156,7 @@ class Result(MethodResult):
             for name in MODELS:
                 errors.write(f"{m.mesh},{name},{getattr(m, name)}\n")
         curves = io.StringIO()
-        trained = (*MODELS, "fused_regular")
+        trained = (*LEARNED, "fused_regular")
         curves.write("epoch," + ",".join(trained) + "\n")
         for i in range(max(len(getattr(self.losses, n)) for n in trained)):
             row = [getattr(self.losses, n)[i] if i < len(getattr(self.losses, n)) else "" for n in trained]

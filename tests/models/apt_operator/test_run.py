@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from pydantic import ValidationError
 
 from models.apt_operator import SPEC
 from models.apt_operator.claims import CLAIMS, measure
 from models.apt_operator.params import Params
-from models.apt_operator.result import MeshErrors, Result, SeedSummary, SuperResolution, Transfer
+from models.apt_operator.result import (
+    MediumErrors,
+    MeshErrors,
+    Result,
+    SeedSummary,
+    SuperResolution,
+    Transfer,
+)
 from models.common import no_progress
 from models.common.claims import Standing, evaluate_claims
 
@@ -52,12 +60,20 @@ def test_the_finer_input_is_genuinely_finer_and_the_encoder_transfers() -> None:
     assert 0 < sr.same_resolution < 1 and sr.higher_resolution < 1.5 * sr.same_resolution
 
 
-def _summary(fused: float, fno: float) -> SeedSummary:
-    errors = MeshErrors(mesh="adaptive", fused=fused, local_only=0.9, global_only=0.9, fno=fno)
-    return SeedSummary(seed=0, errors=errors, gate=0.5,
-                       super_resolution=SuperResolution(same_resolution=0.4, higher_resolution=0.42, fno_same=0.3,
-                                                        fno_higher=0.3),
-                       transfer=Transfer(regular=0.4, adaptive=0.42, finer=0.41))
+def _summary(fused: float, fno: float, null: float = 0.95, learned: float = 0.4) -> SeedSummary:
+    """A seed whose per-medium errors (8 media, +-2% around the given means) are the claims' units."""
+    wiggle = 1 + 0.02 * np.sin(np.arange(8))
+    media = {k: list(v * wiggle) for k, v in {
+        "fused": fused, "local_only": 0.9, "global_only": 0.9, "fno": fno, "uniform_k": null,
+        "fused_32": learned, "fused_64": 1.05 * learned, "uniform_k_32": null, "uniform_k_64": null,
+        "uniform_k_adaptive": null, "transfer_regular": learned, "transfer_adaptive": 1.05 * learned,
+        "transfer_finer": 1.02 * learned}.items()}
+    errors = MeshErrors(mesh="adaptive", fused=fused, local_only=0.9, global_only=0.9, fno=fno, uniform_k=null)
+    return SeedSummary(seed=0, errors=errors, gate=0.5, media=MediumErrors(**media),
+                       super_resolution=SuperResolution(same_resolution=learned, higher_resolution=1.05 * learned,
+                                                        fno_same=0.3, fno_higher=0.3, uniform_k_same=null,
+                                                        uniform_k_higher=null),
+                       transfer=Transfer(regular=learned, adaptive=1.05 * learned, finer=1.02 * learned))
 
 
 @pytest.mark.parametrize(("fused", "fno", "green"), [(0.3, 0.4, True), (0.4, 0.3, False)])
@@ -66,18 +82,27 @@ def test_not_green_while_the_fno_wins(fused: float, fno: float, green: bool) -> 
     m = measure(_summary(fused, fno))
     claims = evaluate_claims(CLAIMS, {c.id: [m[c.id]] for c in CLAIMS}, [0])
     standing = Standing(metric="relative L2", lower_is_better=True, method="fused",
-                        scores={"fused": fused, "local_only": 0.9, "global_only": 0.9, "fno": fno})
+                        scores={"fused": fused, "local_only": 0.9, "global_only": 0.9, "fno": fno, "uniform_k": 0.95})
     result = shipped.model_copy(update={"claims": claims, "standing": standing})
     assert (result.verdict().tone == "success") is green
     assert (next(c for c in claims if c.id == "beats_fno").holds == "held") is green
 
 
-def test_an_untrained_model_cannot_pass() -> None:
-    """Errors at or above 1 (no better than predicting zero) refuse every claim, however the ratios fall."""
-    s = _summary(1.05, 1.1)
-    s = s.model_copy(update={"transfer": Transfer(regular=1.02, adaptive=1.0, finer=1.0),
-                             "super_resolution": SuperResolution(same_resolution=1.05, higher_resolution=1.0,
-                                                                 fno_same=1.1, fno_higher=1.1)})
-    m = measure(s)
+@pytest.mark.parametrize("learned", [0.7, 0.78, 1.05])
+def test_no_claim_counts_for_a_model_that_does_not_beat_the_null_by_a_quarter(learned: float) -> None:
+    """The null (0.8) is perfectly robust; a model 2-12% better than it (or worse) passes no claim, however
+    good its ratios (1.02-1.05) and however far it is below the FNO."""
+    m = measure(_summary(learned, 0.9, null=0.8, learned=learned))
     claims = evaluate_claims(CLAIMS, {c.id: [m[c.id]] for c in CLAIMS}, [0])
     assert all(c.holds != "held" for c in claims)
+    assert all(c.seeds[0].floor_ok is False for c in claims if c.id != "beats_null")
+
+
+def test_a_model_that_beats_the_null_has_its_ratios_counted() -> None:
+    m = measure(_summary(0.3, 0.4, null=0.95, learned=0.4))
+    claims = {c.id: c for c in evaluate_claims(CLAIMS, {c.id: [m[c.id]] for c in CLAIMS}, [0])}
+    assert all(c.holds == "held" for c in claims.values())
+    wiggle = 1 + 0.02 * np.sin(np.arange(8))
+    assert claims["beats_null"].seeds[0].value == pytest.approx(100 * (0.95 - 0.3) / 0.95)
+    assert claims["super_resolution"].seeds[0].value == pytest.approx(1.05)
+    assert m["beats_fno"].value == pytest.approx(float(np.mean((0.3 - 0.4) * wiggle)))
