@@ -39,8 +39,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from pydantic import BaseModel, Field
-
+from models.common.claim_results import (
+    ClaimResult,
+    ClaimTest,
+    Holds,
+    NullResult,
+    SeedOutcome,
+    Spread,
+    format_value,
+    spread,
+)
 from models.common.seeds import run_seeds, seed_values, seeds_field  # re-exported until the house issue
 from models.common.standing import Standing  # re-exported: methods import it from here
 from models.common.stats import LEVEL, Interval, mean_interval, sign_test
@@ -64,7 +72,6 @@ __all__ = [
 ]
 
 QUALITATIVE = "qualitative"
-Holds = Literal["held", "partial", "not_held", "not_tested"]
 Op = Literal["<=", ">=", "<", ">", "within"]
 
 
@@ -151,91 +158,6 @@ class Measurement:
                 raise ValueError(f"the units' mean {mean!r} is not the measured value {self.value!r}")
 
 
-class SeedOutcome(BaseModel):
-    """One seed's measurement of a claim."""
-
-    seed: int
-    value: float | None
-    holds: bool | None = Field(description="None: the seed's run does not test the claim.")
-    floor_ok: bool = True
-    note: str = ""
-    units: int = Field(0, description="How many units the seed's value averages (0: no per-unit values).")
-
-
-class Spread(BaseModel):
-    """Mean and sample standard deviation of a claim's quantity over the seeds that measured it."""
-
-    mean: float | None
-    sd: float | None
-    n: int
-    text: str = Field(description="'0.312 ± 0.041 (3 seeds)', or '—' when nothing was measured.")
-
-
-class ClaimTest(BaseModel):
-    """The statistical test behind a claim's verdict: the 95% interval of the quantity's mean."""
-
-    kind: str = Field(description="'t over 3 seeds', 'bootstrap over 400 units', 'exact' (no sampling noise)")
-    interval: list[float] | None = Field(None, description="[lo, hi] of the mean; None for an exact claim")
-    level: float = LEVEL
-    units: str = ""
-    resamples: int = 0
-    p_value: float | None = Field(None, description="exact sign test of per-unit wins against losses (binary claims)")
-
-
-class NullResult(BaseModel):
-    """The trivial reference's value of the claim's quantity (mean over seeds) and whether it passes too."""
-
-    name: str
-    value: float | None
-    passes: bool
-
-
-class ClaimResult(BaseModel):
-    """A claim with what we measured, seed by seed, its test, its null, and whether it holds."""
-
-    id: str
-    statement: str
-    paper: str
-    quantity: str
-    criterion: str
-    floor: str = ""
-    headline: bool = True
-    why: str = ""
-    units: str = ""
-    ours: Spread
-    seeds: list[SeedOutcome]
-    test: ClaimTest | None = None
-    null: NullResult | None = None
-    holds: Holds
-    detail: str
-
-
-def format_value(value: float | None, digits: int = 3) -> str:
-    """A number for people: `digits` significant digits, no exponent for ordinary sizes, '—' when missing."""
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "—"
-    if isinstance(value, float) and math.isinf(value):
-        return "∞" if value > 0 else "-∞"
-    if value == 0:
-        return "0"
-    magnitude = abs(value)
-    if 1e-3 <= magnitude < 1e6:
-        decimals = max(0, digits - 1 - math.floor(math.log10(magnitude)))
-        text = f"{value:.{decimals}f}"
-        return text.rstrip("0").rstrip(".") if "." in text else text
-    return f"{value:.{digits - 1}e}"
-
-
-def _spread(values: Sequence[float]) -> Spread:
-    if not values:
-        return Spread(mean=None, sd=None, n=0, text="—")
-    mean = statistics.fmean(values)
-    sd = statistics.stdev(values) if len(values) > 1 else 0.0
-    seeds = "seed" if len(values) == 1 else "seeds"
-    spread = f" ± {format_value(sd)}" if len(values) > 1 else ""
-    return Spread(mean=mean, sd=sd, n=len(values), text=f"{format_value(mean)}{spread} ({len(values)} {seeds})")
-
-
 def _sign_p(measured: Sequence[Measurement]) -> float:
     wins = losses = 0
     for m in measured:
@@ -318,7 +240,7 @@ def _evaluate(claim: Claim, measured: Sequence[Measurement], seeds: Sequence[int
     test, interval = _test(claim, tested) if tested else (None, None)
     null = _null(claim, measured)
     holds, detail = _judge(claim, outcomes, interval, test or ClaimTest(kind="none"), null)
-    ours = _spread([o.value for o in outcomes if o.value is not None])
+    ours = spread([o.value for o in outcomes if o.value is not None])
     return ClaimResult(id=claim.id, statement=claim.statement, paper=claim.paper, quantity=claim.quantity,
                        criterion=claim.criterion(), floor=claim.floor, headline=claim.headline, why=claim.why,
                        units=claim.units, ours=ours, seeds=outcomes, test=test, null=null, holds=holds, detail=detail)
