@@ -154,34 +154,40 @@ def _one_seed(params: Params, seed: int, device: str, progress: Progress) -> See
         trained.append(_trained(backbone, prompts, stream, keys, weight, device))
     labels = [d.y_test for d in stream.domains]
     choice = choose_weights(trained)
+    hybrid = choice["hybrid"]  # the uniform mixture of its prompts: the trivial reference
+    choice_with_null = {**choice, "uniform": Trained(hybrid.weight, {"uniform": Temperatures(math.inf, math.inf)},
+                                                     {}, hybrid.tests)}
     off = {s: trained[0] for s in SELECTORS}
-    pts, pts_off = points(choice, labels, len(stream.seen)), points(off, labels, len(stream.seen))
+    pts, pts_off = points(choice_with_null, labels, len(stream.seen)), points(off, labels, len(stream.seen))
     return SeedRun(stream, _variant(choice, stream, pts), _variant(off, stream, pts_off), pts, pts_off)
 
 
-def _stronger(table: dict[str, np.ndarray]) -> np.ndarray:
-    """Paired differences of the hybrid against the single cue that does better on these test points."""
-    rival = max(("energy_only", "distance_only"), key=lambda s: float(table[s].mean()))
-    return paired(table["hybrid"], table[rival])
+def _rival(table: dict[str, np.ndarray]) -> str:
+    """The single cue that does better on these test points."""
+    return max(("energy_only", "distance_only"), key=lambda s: float(table[s].mean()))
 
 
 def _measure(one: SeedRun) -> dict[str, Measurement]:
-    """Each claim's per-test-point paired differences on this seed; the value is their mean."""
-    pts = one.points
-    units = {
-        "separability": paired(pts.chosen_ok["energy_only"], one.points_off.chosen_ok["energy_only"]),
-        "selection": _stronger(pts.chosen_ok),
-        "seen": _stronger(pts.seen_correct),
-        "unseen": _stronger(pts.unseen_correct),
-        "unseen_sprompts": paired(pts.unseen_correct["hybrid"], pts.unseen_correct["nearest_centroid"]),
+    """Each claim's per-test-point paired differences on this seed (their mean is the value), and the same
+    difference for the uniform mixture of the hybrid's prompts (the trivial reference)."""
+    pts, off = one.points, one.points_off
+    out: dict[str, Measurement] = {
+        "separability": measurement(paired(pts.chosen_ok["energy_only"], off.chosen_ok["energy_only"]),
+                                    floor_ok=one.regularised.energy_weight["energy_only"] > 0),
     }
-    floor = one.regularised.energy_weight["energy_only"] > 0
-    return {k: measurement(v, floor_ok=floor if k == "separability" else True) for k, v in units.items()}
+    for claim, table in (("selection", pts.chosen_ok), ("seen", pts.seen_correct), ("unseen", pts.unseen_correct)):
+        rival = table[_rival(table)]
+        out[claim] = measurement(paired(table["hybrid"], rival), null=paired(table["uniform"], rival))
+    unseen = pts.unseen_correct
+    out["unseen_sprompts"] = measurement(paired(unseen["hybrid"], unseen["nearest_centroid"]),
+                                         null=paired(unseen["uniform"], unseen["nearest_centroid"]))
+    return out
 
 
-def measurement(units: np.ndarray, floor_ok: bool = True) -> Measurement:
+def measurement(units: np.ndarray, floor_ok: bool = True, null: np.ndarray | None = None) -> Measurement:
     """A claim's value on one seed: the mean of its per-test-point paired differences."""
-    return Measurement(float(units.mean()), floor_ok=floor_ok)
+    return Measurement(float(units.mean()), floor_ok=floor_ok, units=units.tolist(),
+                       null=None if null is None else float(null.mean()))
 
 
 def run(params: Params, progress: Progress) -> Result:
@@ -192,19 +198,20 @@ def run(params: Params, progress: Progress) -> Result:
     with one_thread():
         outcomes: list[SeedRun] = run_seeds(seeds, lambda s, p: _one_seed(params, s, device, p), progress)
     measured = [_measure(one) for one in outcomes]
+    unit_scores = {k: [(100.0 * o.points.unseen_correct[k]).tolist() for o in outcomes] for k in SELECTORS}
     per_seed = [SeedSummary(seed=s, selection_accuracy=o.regularised.selection_accuracy,
                             seen_accuracy=o.regularised.seen_accuracy, unseen_accuracy=o.regularised.unseen_accuracy,
                             energy_selection_without_regulariser=o.unregularised.selection_accuracy["energy_only"],
                             energy_weight=o.regularised.energy_weight)
                 for s, o in zip(seeds, outcomes, strict=True)]
     first = outcomes[0]
-    unseen = {k: float(np.mean([p.unseen_accuracy[k] for p in per_seed])) for k in SELECTORS}
     return Result(
         domains=[d.name for d in first.stream.domains], seen_domains=[d.name for d in first.stream.seen],
         unseen_domain=first.stream.domains[-1].name, per_seed=per_seed, regularised=first.regularised,
         unregularised=first.unregularised, energy_weight=params.energy_weight,
         tune_energy_weight=params.tune_energy_weight, seconds=time.perf_counter() - start,
         claims=evaluate_claims(CLAIMS, {c.id: [m[c.id] for m in measured] for c in CLAIMS}, seeds),
-        standing=Standing(metric="accuracy on the unseen domain", lower_is_better=False, method="hybrid",
-                          scores=unseen, labels=SELECTOR_LABELS),
+        standing=Standing(metric="accuracy on the unseen domain (%)", lower_is_better=False, method="hybrid",
+                          seed_scores={k: [100 * p.unseen_accuracy[k] for p in per_seed] for k in SELECTORS},
+                          unit_scores=unit_scores, labels=SELECTOR_LABELS),
     )

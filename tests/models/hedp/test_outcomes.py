@@ -67,3 +67,14 @@ def test_points_score_each_selector_with_its_own_prompt_set() -> None:
     assert pts.seen_correct["hybrid"].mean() == 1.0 and pts.seen_correct["energy_only"].mean() == 0.0
     assert pts.unseen_correct["distance_only"].mean() == 1.0 and pts.unseen_correct["nearest_centroid"].mean() == 0.0
     assert pts.chosen_ok["nearest_centroid"].mean() == 1.0 and len(pts.chosen_ok["hybrid"]) == 2 * n
+
+
+def test_the_uniform_reference_mixes_every_prompt_equally_and_always_names_the_first() -> None:
+    n, classes = 4, 3
+    logits = np.zeros((n, 2, classes))
+    logits[:, 0, 0], logits[:, 1, 1] = 1.0, 3.0  # the mean of the two prompts' logits picks class 1
+    scores = DomainScores(np.array([[0.0, 9.0]] * n), np.array([[0.0, 9.0]] * n), logits)
+    uniform = Trained(0.1, {"uniform": Temperatures(INF, INF)}, {}, [scores, scores, scores])
+    pts = points({"uniform": uniform}, [np.ones(n, dtype=int)] * 3, seen=2)
+    assert pts.seen_correct["uniform"].mean() == 1.0  # despite both cues favouring prompt 0 (class 0)
+    assert list(pts.chosen_ok["uniform"]) == [1.0] * n + [0.0] * n

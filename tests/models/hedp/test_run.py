@@ -31,6 +31,10 @@ def test_result_has_claims_per_seed_and_fractions() -> None:
         assert s.energy_weight["hybrid"] in LAMBDAS and s.energy_weight["energy_only"] in LAMBDAS
         assert s.energy_weight["distance_only"] in (0.0, *LAMBDAS)
     assert all(len(c.seeds) == 2 for c in result.claims)
+    for c in result.claims:  # paired per test point: the interval uses the points, and a null was measured
+        assert c.test is not None and c.test.interval is not None and c.units == "test points"
+        assert (c.null is None) == (c.id == "separability")
+    assert result.standing is not None and len(result.standing.unit_scores["hybrid"]) == 2
     confusion = result.regularised.confusion
     assert len(confusion) == 5 and all(sum(row) == sum(confusion[0]) for row in confusion)
 
