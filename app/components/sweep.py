@@ -78,9 +78,11 @@ def claim_figures(sweep: dict[str, Any]) -> dict[str, go.Figure]:
             figure.add_hline(y=target, line_dash="dash", line_color="#555", annotation_text=f"target {target:g}")
         values = [r["value"] for r in rows]
         log_x = all(v > 0 for v in values) and max(values) / min(values) >= 20
-        figure.update_layout(title=f"{claim}: {rows[0]['criterion']}", xaxis_title=sweep["field"],
-                             yaxis_title=rows[0]["quantity"], xaxis_type="log" if log_x else "linear",
-                             height=340, margin={"t": 50, "b": 40})
+        quantity = str(rows[0]["quantity"])
+        short = quantity if len(quantity) <= 40 else quantity[:39].rsplit(" ", 1)[0] + " …"
+        figure.update_layout(title=f"{claim}: {rows[0]['criterion']}<br><sup>{quantity}</sup>", xaxis_title=sweep["field"],
+                             yaxis_title=short, xaxis_type="log" if log_x else "linear", height=360,
+                             margin={"t": 70, "b": 40})
         figures[claim] = figure
     return figures
 
