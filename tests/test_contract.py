@@ -3,6 +3,8 @@ whose result.json round-trips, whose figures serialise and whose progress never 
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import re
 from typing import Any
@@ -85,6 +87,9 @@ def test_a_tiny_run_round_trips_and_reports_monotone_progress(name: str) -> None
     assert all(0.0 <= f <= 1.0 for f in seen), seen
     assert seen == sorted(seen), f"progress went backwards: {seen}"
     files = result.all_artifacts()
+    ragged = {file: problem for file, artifact in files.items() if file.endswith(".csv")
+              and (problem := csv_problem(artifact.content.decode()))}
+    assert not ragged, ragged
     reloaded = spec.result_model.model_validate_json(files["result.json"].content)
     assert reloaded.model_dump(mode="json") == result.model_dump(mode="json")
     problems: list[str] = []
@@ -95,6 +100,20 @@ def test_a_tiny_run_round_trips_and_reports_monotone_progress(name: str) -> None
     verdict = result.verdict()
     assert verdict.kind and verdict.tone in ("success", "info", "warning", "error")
     _assert_claims_decide_the_verdict(result, params)
+
+
+def csv_problem(text: str) -> str:
+    """Why a CSV is not one rectangular table with a header ('' when it is)."""
+    rows = list(csv.reader(io.StringIO(text)))
+    if not rows or not rows[0]:
+        return "no header"
+    widths = {len(row) for row in rows if row}
+    return "" if widths == {len(rows[0])} else f"rows of {sorted(widths)} cells"
+
+
+def test_the_csv_check_finds_a_ragged_row() -> None:
+    assert csv_problem('group,n\n"y=0, a=0",3\n') == ""
+    assert csv_problem("group,n\ny=0, a=0,3\n") == "rows of [2, 3] cells"
 
 
 def figure_problems(figure: Any) -> list[str]:
