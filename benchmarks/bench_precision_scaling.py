@@ -3,7 +3,8 @@
 The baseline is the straightforward implementation: for every seed and every model size, sketch the
 quantised features and run SGD sample by sample on that size alone. Both use the same problems, the
 same quantised features (same generator) and the same step sizes, so they produce the same risks
-(checked). A second table runs the default setting over three base seeds.
+(checked). Then the default run's time now against the previous version (537caab), and the default setting
+over three seeds: kappa from the risk fit (this version's headline) beside the trace formula (the previous one).
 
     python benchmarks/bench_precision_scaling.py [--quick]
 """
@@ -17,13 +18,18 @@ from pathlib import Path
 
 import numpy as np
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench_extra_merge import side_by_side  # noqa: E402
 
 from models.common import no_progress  # noqa: E402
 from models.precision_scaling import SPEC  # noqa: E402
 from models.precision_scaling.params import Params  # noqa: E402
 from models.precision_scaling.quantise import quantise  # noqa: E402
 from models.precision_scaling.simulation import ADDITIVE_RANGE, Problem, make_problem, sgd_risk  # noqa: E402
+
+PREVIOUS = "537caab"  # the turn-4 version (trace-formula model size, rounding at d = 512, N = 4000)
 
 
 def loop_sgd(problem: Problem, sizes: list[int], features: np.ndarray, gammas: np.ndarray) -> list[float]:
@@ -64,18 +70,21 @@ def speed(samples: int, seeds: int, sizes: list[int]) -> None:
 
 
 def headline(base_seed: int) -> None:
-    print(f"\nDefault setting (M = 8..256, N = 4000, 1-bit float vs matched int, a = 2, seeds {base_seed}..{base_seed + 2})")
+    print(f"\nDefault setting (the paper's noise models at level 0.5, M = 4..128, N = 20000, d = 256, seeds "
+          f"{base_seed}..{base_seed + 2})")
     start = time.perf_counter()
     r = SPEC.run(Params(seed=base_seed), no_progress)
-    print(f"run time {time.perf_counter() - start:.1f} s; additive bits {r.additive_bits}")
-    print("seed | noise mult / add (ratio) | m_eff/M mult / add | N_eff/N mult / add")
+    print(f"run time {time.perf_counter() - start:.1f} s")
+    print("seed | noise ratio | kappa mult / add (risk fit) | kappa on R_inf | trace m_eff/M (previous headline) | N_eff/N")
     for p in r.per_seed:
         n_eff = " / ".join("n/a" if p.n_eff_fraction[s] is None else f"{p.n_eff_fraction[s]:.3f}" for s in ("multiplicative", "additive"))
-        print(f"{p.seed:4d} | {p.noise_variance['multiplicative']:.2e} / {p.noise_variance['additive']:.2e} "
-              f"({p.noise_ratio:.2f}) | {p.m_eff_fraction['multiplicative']:.3f} / {p.m_eff_fraction['additive']:.3f} | {n_eff}")
+        print(f"{p.seed:4d} | {p.noise_ratio:.2f} | {p.kappa['multiplicative']:.3f} / {p.kappa['additive']:.3f} | "
+              f"{p.kappa_infinite_data['multiplicative']:.3f} / {p.kappa_infinite_data['additive']:.3f} | "
+              f"{p.m_eff_fraction['multiplicative']:.3f} / {p.m_eff_fraction['additive']:.3f} | {n_eff}")
     for c in r.claims:
-        print(f"  {c.id}: {c.holds} ({c.ours.text})")
-    print(f"verdict: {r.verdict().label}")
+        interval = c.test.interval if c.test else None
+        print(f"  {c.id}: {c.holds} ({c.ours.text}) {interval or ''}")
+    print(f"verdict: {r.verdict()}")
 
 
 def main() -> None:
@@ -86,6 +95,7 @@ def main() -> None:
         speed(500, 1, [8, 16, 32])
     else:
         speed(4000, 3, [8, 16, 32, 64, 128, 256])
+        side_by_side("precision_scaling", {}, {}, PREVIOUS)
     headline(0)
 
 

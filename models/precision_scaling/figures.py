@@ -6,7 +6,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from models.common.plots import Series, theory_vs_simulation
-from models.precision_scaling.claims import KEEP_FRACTION, SHRINK_FRACTION
+from models.precision_scaling.claims import KAPPA_MARK
 from models.precision_scaling.result import SCHEMES, Result
 
 __all__ = ["figures"]
@@ -60,30 +60,33 @@ def _effective(result: Result) -> go.Figure:
         for s in SCHEMES
     ]
     fig = theory_vs_simulation(
-        series, title="Effective model size: theory m_eff = tr[S H S^T (S (H + diag q) S^T)^-1] and from the risk",
+        series, title="Effective model size: trace formula (theory), same-risk size, and kappa M from the fit",
         x_title="model size M", y_title="effective model size m_eff", log_x=True, log_y=True,
     )
     fig.add_trace(go.Scatter(x=sizes, y=sizes, mode="lines", line={"color": "grey", "dash": "dot"}, name="m_eff = M"))
+    for scheme in ("multiplicative", "additive"):
+        kappa = sum(r.kappa[scheme] for r in result.per_seed) / len(result.per_seed)
+        fig.add_trace(go.Scatter(x=sizes, y=[kappa * m for m in sizes], mode="lines",
+                                 line={"color": COLOURS[scheme], "width": 4}, opacity=0.4,
+                                 name=f"{scheme}: kappa M from the risk fit (kappa {kappa:.2f}, seed mean)"))
     return fig
 
 
 def _per_seed(result: Result) -> go.Figure:
     """The claims' two quantities seed by seed, with their thresholds."""
-    fig = make_subplots(rows=1, cols=2, subplot_titles=(f"m_eff / M at M = {result.per_seed[0].m}",
+    fig = make_subplots(rows=1, cols=2, subplot_titles=("kappa = M_eff / M, fitted to the simulated risks over M",
                                                         f"N_eff / N at N = {result.per_seed[0].n:,}"))
     seeds = [str(r.seed) for r in result.per_seed]
     for scheme in ("multiplicative", "additive"):
-        fig.add_trace(go.Bar(x=seeds, y=[r.m_eff_fraction[scheme] for r in result.per_seed], name=scheme,
+        fig.add_trace(go.Bar(x=seeds, y=[r.kappa[scheme] for r in result.per_seed], name=scheme,
                              marker_color=COLOURS[scheme], legendgroup=scheme), row=1, col=1)
         fig.add_trace(go.Bar(x=seeds, y=[r.n_eff_fraction[scheme] for r in result.per_seed], name=scheme,
                              marker_color=COLOURS[scheme], legendgroup=scheme, showlegend=False), row=1, col=2)
-    fig.add_hline(y=KEEP_FRACTION, line_dash="dash", line_color=COLOURS["multiplicative"], row=1, col=1,
-                  annotation_text=f"multiplicative keeps: >= {KEEP_FRACTION}")
-    fig.add_hline(y=SHRINK_FRACTION, line_dash="dot", line_color=COLOURS["additive"], row=1, col=1,
-                  annotation_text=f"additive shrinks: < {SHRINK_FRACTION}", annotation_position="bottom right")
+    fig.add_hline(y=KAPPA_MARK, line_dash="dash", line_color="grey", row=1, col=1,
+                  annotation_text=f"kept: >= {KAPPA_MARK}; reduced: < {KAPPA_MARK}")
     fig.add_hline(y=1.0, line_dash="dash", line_color="grey", row=1, col=2, annotation_text="degrades: < 1")
     fig.update_xaxes(title_text="seed", type="category")
-    fig.update_yaxes(title_text="effective model size / M", row=1, col=1)
+    fig.update_yaxes(title_text="effective model size / M (from risk)", row=1, col=1)
     fig.update_yaxes(title_text="effective data size / N", row=1, col=2)
     fig.update_layout(title="The claims per seed at matched noise", barmode="group")
     return fig

@@ -22,8 +22,10 @@ import numpy as np
 
 from models.common.claims import Measurement
 from models.common.sweeps import fit_power_law
+from models.precision_scaling.claims import CLAIMS, REGIME_FACTOR
 from models.precision_scaling.result import PerSeed, SchemeName
 from models.precision_scaling.simulation import Problem, SgdRun
+from models.precision_scaling.sizefit import fit_model_size
 from models.precision_scaling.theory import theory
 
 __all__ = ["effective_data_size", "measurements", "per_seed"]
@@ -43,12 +45,28 @@ def effective_data_size(record: list[int], full_excess: np.ndarray, excess: floa
     return float((excess / fit.prefactor) ** (1.0 / fit.exponent))
 
 
+def _size_fits(s: int, p: Problem, runs: Mapping[SchemeName, SgdRun]) -> dict[str, dict[str, float]]:
+    """kappa and E of each scheme from the simulated risks over M, and kappa from the exact infinite-data risks."""
+    sizes = runs["full"].sizes
+    r_inf = {name: np.array([theory(p.sketch_of(m), p.spectrum, p.target, r.noise_variance[s], p.label_noise,
+                                    float(r.step_sizes[s, k]), r.record[-1:]).infinite_data_risk
+                             for k, m in enumerate(sizes)]) for name, r in runs.items()}
+    out: dict[str, dict[str, float]] = {"kappa": {}, "error": {}, "kappa_inf": {}}
+    for name in ("multiplicative", "additive"):
+        fit = fit_model_size(sizes, runs["full"].risk[s, :, -1], runs[name].risk[s, :, -1])
+        out["kappa"][name], out["error"][name] = fit.kappa, fit.additive_error
+        out["kappa_inf"][name] = fit_model_size(sizes, r_inf["full"], r_inf[name]).kappa
+    return out
+
+
 def per_seed(seeds: list[int], problems: list[Problem], runs: Mapping[SchemeName, SgdRun]) -> list[PerSeed]:
-    """The claims' quantities for every seed at the largest M."""
+    """The claims' quantities for every seed at the largest M, and the model-size fits over all M."""
     out = []
     k = len(runs["full"].sizes) - 1
     m = runs["full"].sizes[k]
     for s, (seed, p) in enumerate(zip(seeds, problems, strict=True)):
+        fits = _size_fits(s, p, runs)
+        swamping = float((p.spectrum > runs["additive"].noise_variance[s].mean()).sum())
         sketch = p.sketch_of(m)
         points = {name: theory(sketch, p.spectrum, p.target, r.noise_variance[s], p.label_noise,
                                float(r.step_sizes[s, k]), r.record[-1:]) for name, r in runs.items()}
@@ -68,25 +86,31 @@ def per_seed(seeds: list[int], problems: list[Problem], runs: Mapping[SchemeName
         out.append(PerSeed(seed=seed, m=m, n=full.record[-1], noise_variance=noise,
                            noise_ratio=noise["multiplicative"] / noise["additive"], m_eff_fraction=m_frac,
                            n_eff_fraction=n_frac, n_eff_total_fraction=n_total, infinite_data_risk={**r_inf, "full": points["full"].infinite_data_risk},
-                           risk={**risk, "full": float(full.risk[s, k, -1])}))
+                           risk={**risk, "full": float(full.risk[s, k, -1])}, kappa=fits["kappa"],
+                           fit_additive_error=fits["error"], kappa_infinite_data=fits["kappa_inf"],
+                           swamping_index=swamping))
     return out
 
 
 def measurements(rows: list[PerSeed]) -> dict[str, list[Measurement]]:
     """Each claim's Measurement per seed (see claims.py)."""
-    out: dict[str, list[Measurement]] = {c: [] for c in ("matched_noise", "multiplicative_model_size",
-                                                        "additive_model_size", "multiplicative_data_size",
-                                                        "additive_data_size", "additive_error")}
+    out: dict[str, list[Measurement]] = {c.id: [] for c in CLAIMS}
     for row in rows:
         matched = 0.5 <= row.noise_ratio <= 2.0
+        regime = row.m >= REGIME_FACTOR * row.swamping_index
         note = f"noise variance {row.noise_variance['multiplicative']:.2e} (mult.) / {row.noise_variance['additive']:.2e} (add.)"
         out["matched_noise"].append(Measurement(float(np.log2(row.noise_ratio)), note=note))
         for name in ("multiplicative", "additive"):
-            out[f"{name}_model_size"].append(Measurement(row.m_eff_fraction[name], floor_ok=matched,
-                                                         note=f"m_eff {row.m_eff_fraction[name] * row.m:.1f} of M = {row.m}"))
+            fit_note = (f"E = {row.fit_additive_error[name]:.2e}; kappa on the exact infinite-data risks "
+                        f"{row.kappa_infinite_data[name]:.3f}; swamping index {row.swamping_index:.0f}, M max {row.m}")
+            out[f"{name}_model_size"].append(Measurement(
+                row.kappa[name], floor_ok=matched and regime, note=fit_note,
+                null=1.0 if name == "additive" else None))
+            out[f"trace_{name}"].append(Measurement(row.m_eff_fraction[name], floor_ok=matched,
+                                                    note=f"m_eff {row.m_eff_fraction[name] * row.m:.1f} of M = {row.m}"))
             frac = row.n_eff_fraction[name]
             out[f"{name}_data_size"].append(Measurement(1.0 if frac is None else frac, floor_ok=frac is not None,
-                                                        note=_data_note(row, name)))
+                                                        note=_data_note(row, name), null=1.0))
         ratio = min(row.infinite_data_risk[s] for s in ("multiplicative", "additive")) / row.infinite_data_risk["full"]
         out["additive_error"].append(Measurement(ratio, note=f"full precision {row.infinite_data_risk['full']:.4f}"))
     return out

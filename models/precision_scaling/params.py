@@ -12,7 +12,7 @@ __all__ = ["Params"]
 
 
 def _default_sizes() -> list[int]:
-    return [8, 16, 32, 64, 128, 256]
+    return [4, 8, 16, 32, 64, 128]
 
 
 class Params(BaseModel):
@@ -25,7 +25,7 @@ class Params(BaseModel):
         json_schema_extra={"unit": "sketch rows"},
         description="Sketch sizes M (model parameters), each in [2, 1024] and below the dimension.",
     )
-    n_samples: int = Field(default=4000, ge=100, le=50000, title="Samples N (one pass)",
+    n_samples: int = Field(default=20000, ge=100, le=50000, title="Samples N (one pass)",
                            json_schema_extra={"unit": "samples"}, description="N: samples seen once by SGD.")
     multiplicative_bits: int = Field(
         default=1, ge=1, le=12, title="Multiplicative (float-like) mantissa bits", json_schema_extra={"unit": "bits"},
@@ -36,12 +36,18 @@ class Params(BaseModel):
         description="Bits of the integer grid on [-4, 4]. 0: matched, i.e. the width whose closed-form noise variance "
         "is closest to the multiplicative quantiser's (the run then measures both and reports their ratio).",
     )
+    noise_level: float = Field(
+        default=0.5, ge=0.0, le=4.0, title="Noise level of the paper's quantisation model",
+        json_schema_extra={"unit": "relative variance"},
+        description="0: b-bit stochastic rounding (the bit widths below). Above 0: the paper's two models as "
+                    "unbiased noise, multiplicative with second moment level x x^2, additive with the constant "
+                    "level x mean(spectrum) (the same mean variance: matched by construction).")
     spectrum_exponent: float = Field(default=2.0, ge=1.1, le=4.0, title="Spectrum exponent a",
                                      description="The data covariance has eigenvalues i^(-a), i = 1..d.")
     seeds: int = seeds_field(default=3, maximum=10)
     seed: int = Field(default=0, ge=0, le=2**31 - 1, title="Base seed",
                       description="Seed k of a run (problem, data and rounding) is seed + k.")
-    dimension: int = Field(default=512, ge=64, le=4096, title="Dimension d", description="Ambient dimension of the features.")
+    dimension: int = Field(default=256, ge=64, le=4096, title="Dimension d", description="Ambient dimension of the features.")
     label_noise: float = Field(default=0.1, ge=0.0, le=1.0, title="Label noise σ",
                                description="Standard deviation of the label noise.")
 

@@ -16,7 +16,7 @@ from typing import Literal
 
 import numpy as np
 
-__all__ = ["Scheme", "additive", "expected_noise_variance", "matched_additive_bits", "multiplicative", "quantise",
+__all__ = ["Scheme", "additive", "paper_noise", "expected_noise_variance", "matched_additive_bits", "multiplicative", "quantise",
            "stochastic_round"]
 
 Scheme = Literal["full", "multiplicative", "additive"]
@@ -46,12 +46,27 @@ def additive(x: np.ndarray, bits: int, value_range: float, rng: np.random.Genera
     return stochastic_round(clipped + value_range, spacing, rng) - value_range
 
 
-def quantise(x: np.ndarray, scheme: Scheme, bits: int, value_range: float, rng: np.random.Generator) -> np.ndarray:
+def quantise(x: np.ndarray, scheme: Scheme, bits: int, value_range: float, rng: np.random.Generator,
+             noise_level: float = 0.0, additive_variance: float = 0.0) -> np.ndarray:
+    """Q(x): b-bit stochastic rounding, or (noise_level > 0) the paper's noise model (see `paper_noise`)."""
     if scheme == "full":
         return x
+    if noise_level > 0:
+        return paper_noise(x, scheme, noise_level, additive_variance, rng)
     if scheme == "multiplicative":
         return multiplicative(x, bits, rng)
     return additive(x, bits, value_range, rng)
+
+
+def paper_noise(x: np.ndarray, scheme: Scheme, level: float, additive_variance: float,
+                rng: np.random.Generator) -> np.ndarray:
+    """The paper's two quantisation models as unbiased noise: multiplicative x + sqrt(level) |x| xi (second
+    moment level x^2), additive x + sqrt(additive_variance) xi (second moment constant); xi = +-1 uniform, so
+    both second moments hold exactly, not only as bounds."""
+    signs = rng.choice(np.array([-1.0, 1.0]), size=x.shape)
+    if scheme == "multiplicative":
+        return x + np.sqrt(level) * np.abs(x) * signs
+    return x + np.sqrt(additive_variance) * signs
 
 
 def _gaussian_below(t: float, variance: float) -> float:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 from typing import Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from models.common.contract import Artifact, MethodResult
 
@@ -68,11 +68,17 @@ class PerSeed(BaseModel):
     n_eff_total_fraction: dict[str, float | None]
     infinite_data_risk: dict[str, float]
     risk: dict[str, float]
+    kappa: dict[str, float] = Field(description="effective model size / M from the fit to the simulated risks")
+    fit_additive_error: dict[str, float] = Field(description="E of the same fit")
+    kappa_infinite_data: dict[str, float] = Field(description="kappa of the fit to the exact infinite-data risks")
+    swamping_index: float = Field(description="#{i: lambda_i > additive noise variance}: where additive noise "
+                                              "starts to swamp the spectrum")
 
 
 class Result(MethodResult):
     multiplicative_bits: int
     additive_bits: int
+    noise_level: float = 0.0
     additive_bits_matched: bool
     noise_variance_closed_form: dict[SchemeName, float]
     per_seed: list[PerSeed]
@@ -95,7 +101,10 @@ class Result(MethodResult):
             fit = self.fits[scheme]
             out[f"{scheme}: risk at M = {largest}"] = f"{self.risk[scheme][-1].risk:.3e}"
             out[f"{scheme}: risk(M max) / risk(M min)"] = round(self.ratio_largest_smallest[scheme], 4)
-            out[f"{scheme}: effective model size at M = {largest}"] = round(self.effective_model_size[scheme][-1].m_eff, 1)
+            out[f"{scheme}: trace m_eff at M = {largest} (a check)"] = round(self.effective_model_size[scheme][-1].m_eff, 1)
+            if scheme != "full":
+                kappas = [r.kappa[scheme] for r in self.per_seed]
+                out[f"{scheme}: kappa = M_eff / M from the risk fit (seed mean)"] = round(sum(kappas) / len(kappas), 3)
             out[f"{scheme}: exponent of risk vs M"] = "n/a" if fit.m_exponent is None else round(fit.m_exponent, 3)
             out[f"{scheme}: exponent of risk vs N"] = "n/a" if fit.n_exponent is None else round(fit.n_exponent, 3)
             out[f"{scheme}: mean quantisation noise variance per feature"] = f"{self.noise_variance_mean[scheme]:.2e}"
@@ -111,14 +120,18 @@ class Result(MethodResult):
     def seed_csv(self) -> str:
         buffer = io.StringIO()
         buffer.write("seed,m,n,noise_mult,noise_add,noise_ratio,m_eff_over_m_mult,m_eff_over_m_add,n_eff_over_n_mult,"
-                     "n_eff_over_n_add,r_inf_full,r_inf_mult,r_inf_add,risk_full,risk_mult,risk_add\n")
+                     "n_eff_over_n_add,r_inf_full,r_inf_mult,r_inf_add,risk_full,risk_mult,risk_add,kappa_mult,kappa_add,"
+                     "fit_error_mult,fit_error_add,kappa_inf_mult,kappa_inf_add,swamping_index\n")
         for r in self.per_seed:
             n_eff = ["" if r.n_eff_fraction[s] is None else f"{r.n_eff_fraction[s]:.4f}" for s in ("multiplicative", "additive")]
             buffer.write(f"{r.seed},{r.m},{r.n},{r.noise_variance['multiplicative']:.4e},{r.noise_variance['additive']:.4e},"
                          f"{r.noise_ratio:.4f},{r.m_eff_fraction['multiplicative']:.4f},{r.m_eff_fraction['additive']:.4f},"
                          f"{n_eff[0]},{n_eff[1]},"
                          + ",".join(f"{r.infinite_data_risk[s]:.6e}" for s in SCHEMES) + ","
-                         + ",".join(f"{r.risk[s]:.6e}" for s in SCHEMES) + "\n")
+                         + ",".join(f"{r.risk[s]:.6e}" for s in SCHEMES) + ","
+                         + ",".join(f"{d[s]:.4f}" for d in (r.kappa, r.fit_additive_error, r.kappa_infinite_data)
+                                    for s in ("multiplicative", "additive"))
+                         + f",{r.swamping_index:.0f}\n")
         return buffer.getvalue()
 
     def model_csv(self) -> str:

@@ -145,7 +145,7 @@ def _simulate(params: Params, seeds: list[int], problems: list[Problem], bits: d
     for index, scheme in enumerate(SCHEMES):
         inner = monotone.stage(0.05 + 0.25 * index, 0.05 + 0.25 * (index + 1))
         rngs = [cell_rng(seed, 20_000 + index, 0) for seed in seeds]
-        runs[scheme] = sgd_risk(problems, params.model_sizes, scheme, bits[scheme], rngs, inner)
+        runs[scheme] = sgd_risk(problems, params.model_sizes, scheme, bits[scheme], rngs, inner, params.noise_level)
     return runs
 
 
@@ -170,7 +170,7 @@ def run(params: Params, progress: Progress) -> Result:
     closed = {s: float(np.mean([expected_noise_variance(s, bits[s], float(v), ADDITIVE_RANGE)
                                 for v in problems[0].spectrum])) for s in SCHEMES}
     result = Result(
-        multiplicative_bits=bits["multiplicative"], additive_bits=bits["additive"],
+        multiplicative_bits=bits["multiplicative"], additive_bits=bits["additive"], noise_level=params.noise_level,
         additive_bits_matched=params.additive_bits == 0, noise_variance_closed_form=closed, per_seed=rows,
         n_samples=params.n_samples, spectrum_exponent=params.spectrum_exponent, seeds=params.seeds,
         theory_seeds=min(params.seeds, THEORY_SEEDS), risk=c["risk"], ratio_largest_smallest=c["ratio"],
@@ -178,9 +178,9 @@ def run(params: Params, progress: Progress) -> Result:
         claims=evaluate_claims(CLAIMS, measurements(rows), seeds), seconds=0.0,
     )
     result.standing = Standing(
-        metric="effective model size m_eff / M at the largest M, at matched noise", lower_is_better=False,
+        metric="effective model size from the risk fit, kappa = M_eff / M, at matched noise", lower_is_better=False,
         method="multiplicative", labels={"multiplicative": "multiplicative (float-like)", "additive": "additive (int-like)"},
-        scores={s: float(np.mean([r.m_eff_fraction[s] for r in rows])) for s in ("multiplicative", "additive")})
+        seed_scores={s: [r.kappa[s] for r in rows] for s in ("multiplicative", "additive")})
     result.seconds = time.perf_counter() - start
     monotone(1.0, "done")
     return result

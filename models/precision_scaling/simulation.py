@@ -71,14 +71,18 @@ class SgdRun:
 
 
 def sgd_risk(problems: list[Problem], sizes: list[int], scheme: Scheme, bits: int, rngs: list[np.random.Generator],
-             progress: Progress = no_progress) -> SgdRun:
-    """One pass of SGD for every problem and size at once; risks of the tail-averaged iterates."""
+             progress: Progress = no_progress, noise_level: float = 0.0) -> SgdRun:
+    """One pass of SGD for every problem and size at once; risks of the tail-averaged iterates.
+
+    noise_level > 0: the paper's noise model instead of rounding, multiplicative with relative second
+    moment `noise_level`, additive with the matched constant variance noise_level * mean(spectrum)."""
     seeds, m_max = len(problems), problems[0].sketch.shape[0]
     n = problems[0].features.shape[0]
     noise_variance = np.empty((seeds, problems[0].features.shape[1]))
     z_all = np.empty((seeds, n, m_max))
     for s, (p, rng) in enumerate(zip(problems, rngs, strict=True)):  # one quantised copy at a time
-        quantised = quantise(p.features, scheme, bits, ADDITIVE_RANGE, rng)
+        quantised = quantise(p.features, scheme, bits, ADDITIVE_RANGE, rng, noise_level,
+                             noise_level * float(p.spectrum.mean()))
         noise_variance[s] = ((quantised - p.features) ** 2).mean(axis=0)
         z_all[s] = quantised @ p.sketch.T
     labels = np.stack([p.labels for p in problems])

@@ -23,6 +23,7 @@ def test_a_short_run_shows_the_table_checks_and_figures(live_backend: str) -> No
     at = _page()
     at.text_input(key=f"{NAME}.model_sizes").set_value("4, 8, 16, 32")
     at.number_input(key=f"{NAME}.n_samples").set_value(1000)
+    at.number_input(key=f"{NAME}.dimension").set_value(128)
     at.slider(key=f"{NAME}.seeds").set_value(1)
     at = click_run(at)
     assert not at.exception
@@ -32,15 +33,16 @@ def test_a_short_run_shows_the_table_checks_and_figures(live_backend: str) -> No
     assert list(per_seed["seed"]) == [0]
     text = page_text(at)
     assert "Multiplicative quantisation maintains the full-precision model size" in text
+    assert "kappa add. (risk fit)" in per_seed.columns
     assert not re.search(r"\bnan\b|\bNone\b", text)
     assert len(at.get("plotly_chart")) == 4
 
 
 def test_model_sizes_above_the_dimension_are_refused(live_backend: str) -> None:
     at = _page()
-    at.text_input(key=f"{NAME}.model_sizes").set_value("8, 600")
+    at.text_input(key=f"{NAME}.model_sizes").set_value("8, 300")
     at = click_run(at)
-    assert "below the dimension 512" in page_text(at)
+    assert "below the dimension 256" in page_text(at)
 
 
 def test_example_fills_the_controls(live_backend: str) -> None:

@@ -43,3 +43,16 @@ def test_additive_error_is_absolute_and_on_the_integer_grid(bits: int) -> None:
     assert additive(small, bits, 4.0, rng).var() > 0.2 * additive(large, bits, 4.0, rng).var()
     assert additive(small, bits, 4.0, rng).mean() == pytest.approx(1e-3, abs=spacing / 50)
     assert additive(np.array([9.0]), bits, 4.0, rng)[0] == pytest.approx(4.0)
+
+
+def test_the_papers_noise_models_are_unbiased_with_their_exact_second_moments() -> None:
+    """Multiplicative: E (Q(x) - x)^2 = level x^2 for every x; additive: the constant variance, whatever x."""
+    from models.precision_scaling.quantise import paper_noise
+
+    rng = np.random.default_rng(0)
+    x = np.repeat(np.array([[0.01, 0.3, -2.0]]), 100_000, axis=0)
+    mult = paper_noise(x, "multiplicative", 0.5, 0.0, rng) - x
+    add = paper_noise(x, "additive", 0.5, 0.02, rng) - x
+    assert np.allclose(mult**2, 0.5 * x**2) and np.allclose(add**2, 0.02)
+    assert np.abs(mult.mean(axis=0) / np.abs(x[0])).max() < 0.01
+    assert np.abs(add.mean(axis=0)).max() < 0.01 * np.sqrt(0.02)
