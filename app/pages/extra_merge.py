@@ -35,6 +35,10 @@ def controls() -> dict[str, Any]:
     return values
 
 
+def _choice(value: float, edge: bool) -> str:
+    return f"{format_number(value)}{' (grid edge)' if edge else ''}"
+
+
 def _rows(result: dict[str, Any]) -> list[dict[str, Any]]:
     rows = []
     for s in result["seeds_run"]:
@@ -42,23 +46,33 @@ def _rows(result: dict[str, Any]) -> list[dict[str, Any]]:
             rows.append({
                 "seed": s["seed"], "analysis": f"{c['phase']} (step {c['step']})",
                 "loss": "still falling" if c["still_falling"] else "flat",
+                "top-1 variance share: merged / raw / random walk": " / ".join(
+                    format_number(c[k], 2) for k in ("pca_merged", "pca_raw", "pca_random_walk")),
+                "regime (merged >= 0.8)": "reached" if c["regime"] else "not reached",
                 "last": format_number(c["loss_last"], 6), "merge": format_number(c["loss_merge"], 6),
-                "EMA (k)": f"{format_number(c['loss_ema'], 6)} ({c['ema_k']})",
-                "LAWA (k)": f"{format_number(c['loss_lawa'], 6)} ({c['lawa_k']})",
-                "Extra-Merge (beta)": f"{format_number(c['loss_extrapolated'], 6)} ({format_number(c['beta'])})",
-                "gain (nats)": format_number(c["gain"], 2), "share of gap to floor": format_number(c["gain_share"], 2),
-                "top-1 raw / merged": f"{format_number(c['top1_raw'], 2)} / {format_number(c['top1_merged'], 2)}",
+                "EMA": format_number(c["loss_ema"], 6), "EMA k": _choice(c["ema_k"], c["ema_edge"]),
+                "LAWA": format_number(c["loss_lawa"], 6), "LAWA k": _choice(c["lawa_k"], c["lawa_edge"]),
+                "Extra-Merge": format_number(c["loss_extrapolated"], 6), "beta": _choice(c["beta"], c["beta_edge"]),
+                "lag shift": format_number(c["loss_shift"], 6), "gamma": _choice(c["gamma"], c["gamma_edge"]),
+                "gain over best baseline (nats)": format_number(c["gain"], 2),
             })
     return rows
 
 
 def render(job: JobView) -> None:
-    """The per-seed loss table, then the figures."""
+    """The regime gate, the per-seed loss table, then the figures."""
     result = job.result
+    late = [s["falling"] for s in result["seeds_run"]]
+    shares = ", ".join(format_number(c["pca_merged"], 2) for c in late)
+    if not all(c["regime"] for c in late):
+        st.warning(f"Regime not reached on {sum(not c['regime'] for c in late)} of {len(late)} seeds: the merged "
+                   f"checkpoints' top-1 variance share is {shares} (the paper's regime: 0.8 and more; a random walk "
+                   f"gives {format_number(late[0]['pca_random_walk'], 2)}). Extra-Merge is not judged there.")
     st.subheader("Test loss per method (nats/token), per seed and analysis point")
     st.markdown(f"Loss floor (exact Bayes predictor of the corpus): **{format_number(result['floor'])}** nats/token; "
-                f"unigram model {format_number(result['unigram_loss'])}. The gain is min(merge, EMA, LAWA) minus "
-                "Extra-Merge; its share is the gain over that baseline's distance to the floor.")
+                f"unigram model {format_number(result['unigram_loss'])}. Grids, each choice made on validation: "
+                f"beta and gamma {', '.join(format_number(b) for b in result['beta_grid'])}; EMA and LAWA k "
+                f"{', '.join(str(k) for k in result['averaging_grid'])}.")
     table(_rows(result))
     show_figures(job, ["methods", "loss_vs_beta", "trajectory_pca", "training_curve"])
 

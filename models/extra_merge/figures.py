@@ -49,8 +49,8 @@ def _pca(result: Result) -> go.Figure:
     cut = result.seeds_run[0].falling
     fig.update_layout(
         title=f"Trajectory before step {cut.step} on the top two principal axes of the raw checkpoints (seed "
-        f"{result.seeds_run[0].seed})<br><sup>top-1 share of the last {cut.pca_steps} steps: raw {cut.top1_raw:.2f}, "
-        f"merged {cut.top1_merged:.2f}</sup>",
+        f"{result.seeds_run[0].seed})<br><sup>top-1 variance share of the last {cut.pca_steps + 1} merges "
+        f"{cut.pca_merged:.2f} (raw {cut.pca_raw:.2f}, random walk {cut.pca_random_walk:.2f}; regime from 0.8)</sup>",
         xaxis_title="principal component 1 (parameter units)", yaxis_title="principal component 2 (parameter units)",
         height=480, legend={"orientation": "h", "yanchor": "top", "y": -0.2, "x": 0},
     )

@@ -13,7 +13,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["Extrapolation", "block_merges", "ema", "extrapolation", "lawa", "top1_share"]
+__all__ = [
+    "Extrapolation",
+    "block_merges",
+    "ema",
+    "extrapolation",
+    "lag_shift",
+    "lawa",
+    "pca_share",
+    "random_walk_pca_share",
+    "top1_share",
+]
 
 
 def block_merges(checkpoints: np.ndarray, window: int) -> tuple[np.ndarray, np.ndarray]:
@@ -58,6 +68,34 @@ def top1_share(trajectory: np.ndarray) -> float:
     return float(singular[0] ** 2 / total) if total > 0 else 0.0
 
 
+def pca_share(points: np.ndarray) -> float:
+    """Share of the variance of the centred points carried by their first principal component.
+
+    The paper's measure ("over 94% of the variance in one component"): 1 for points on a line. A random
+    walk in high dimension gives `random_walk_pca_share(len(points))` (about 0.63 for 7 points).
+    """
+    centred = points - points.mean(axis=0)
+    singular = np.linalg.svd(centred, compute_uv=False)
+    total = float((singular**2).sum())
+    return float(singular[0] ** 2 / total) if total > 0 else 0.0
+
+
+def random_walk_pca_share(points: int) -> float:
+    """pca_share of `points` positions of an isotropic random walk, in the high-dimension limit (exact).
+
+    Positions are X = L Z (L the lower-triangular ones matrix, Z i.i.d. steps); as the dimension grows the
+    Gram matrix of the centred positions tends to C L L^T C (C the centring matrix), so the share is the top
+    eigenvalue of that matrix over its trace.
+    """
+    if points < 2:
+        raise ValueError("a share needs at least 2 points")
+    lower = np.tril(np.ones((points, points)))
+    centring = np.eye(points) - 1.0 / points
+    gram = centring @ lower @ lower.T @ centring
+    eigen = np.linalg.eigvalsh(gram)
+    return float(eigen[-1] / eigen.sum())
+
+
 @dataclass(frozen=True)
 class Extrapolation:
     """theta(beta) = origin + beta * step; `direction` is the unit top principal direction."""
@@ -82,3 +120,17 @@ def extrapolation(merges: np.ndarray, span: int) -> Extrapolation:
         direction = -direction
     mean_step = (displacement @ direction) / len(steps)
     return Extrapolation(origin=merges[-1], direction=direction, step=mean_step * direction)
+
+
+def lag_shift(merges: np.ndarray) -> Extrapolation:
+    """The review's diagnostic: theta(gamma) = last merge + gamma * (last merged step), no principal direction.
+
+    A block mean lags its block's last checkpoint by (window - 1) / 2 checkpoints, so gamma = (w - 1) / (2w)
+    compensates that lag if the drift is straight; tuned on validation over the same grid as beta.
+    """
+    if len(merges) < 2:
+        raise ValueError("a shift along the last merged step needs at least 2 merges")
+    step = merges[-1] - merges[-2]
+    norm = float(np.linalg.norm(step))
+    direction = step / norm if norm > 0 else step
+    return Extrapolation(origin=merges[-1], direction=direction, step=step)

@@ -13,7 +13,15 @@ from torch import nn
 from models.common.contract import Progress, no_progress
 from models.extra_merge.corpus import Corpus
 
-__all__ = ["DECAY_SHARE", "TinyTransformer", "TrainingRun", "evaluate", "learning_rate_factor", "train"]
+__all__ = [
+    "DECAY_SHARE",
+    "TinyTransformer",
+    "TrainingRun",
+    "evaluate",
+    "learning_rate_factor",
+    "token_losses",
+    "train",
+]
 
 
 class _Block(nn.Module):
@@ -79,6 +87,16 @@ def evaluate(model: TinyTransformer, flat: torch.Tensor, tokens: torch.Tensor) -
     with torch.no_grad():
         torch.nn.utils.vector_to_parameters(flat, model.parameters())
         return float(_loss(model, tokens))
+
+
+def token_losses(model: TinyTransformer, flat: torch.Tensor, tokens: torch.Tensor) -> np.ndarray:
+    """Next-token cross-entropy (nats) of every predicted token, flattened in (sequence, position) order."""
+    with torch.no_grad():
+        torch.nn.utils.vector_to_parameters(flat, model.parameters())
+        logits = model(tokens[:, :-1])
+        losses = nn.functional.cross_entropy(logits.reshape(-1, logits.shape[-1]), tokens[:, 1:].reshape(-1),
+                                             reduction="none")
+    return losses.double().numpy()
 
 
 DECAY_SHARE = 0.2  # warm-up-stable-decay: the linear decay to 0 takes the last 20% of the steps

@@ -10,11 +10,11 @@ from models.common.claims import seeds_field
 
 __all__ = ["MAX_WORK", "Params"]
 
-MAX_WORK = 2e9  # the defaults are 5.2e7 (about 15 s on one core)
+MAX_WORK = 2e9  # the defaults are 5.2e7 (about 12 s on one core)
 
 
 def _default_betas() -> list[float]:
-    return [0.0, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0]
+    return [-1.0, -0.5, -0.25, 0.0, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 4.0]
 
 
 class Params(BaseModel):
@@ -28,7 +28,7 @@ class Params(BaseModel):
     learning_rate: float = Field(default=0.01, gt=0.0, le=0.1, title="Peak learning rate",
                                  description="Learning rate reached at the end of the linear warm-up.")
     schedule: Literal["cosine", "wsd"] = Field(
-        default="cosine", title="Learning-rate schedule",
+        default="wsd", title="Learning-rate schedule",
         description="After a linear warm-up over 5% of the steps: cosine decay to 0, or warm-up-stable-decay (constant, "
                     "then linear decay to 0 over the last 20% of the steps).",
         json_schema_extra={"choices": {"cosine": "Cosine decay to 0", "wsd": "Warm-up, stable, decay (last 20%)"}},
@@ -46,19 +46,21 @@ class Params(BaseModel):
                     "AdamW on the rest.",
         json_schema_extra={"choices": {"adam": "AdamW", "muon": "Muon (block matrices) + AdamW (the rest)"}},
     )
-    checkpoint_every: int = Field(default=10, ge=1, le=1000, title="Checkpoint every",
+    checkpoint_every: int = Field(default=5, ge=1, le=1000, title="Checkpoint every",
                                   json_schema_extra={"unit": "steps"}, description="Save a checkpoint every k steps.")
-    merge_window: int = Field(default=8, ge=2, le=64, title="Checkpoints per merge",
+    merge_window: int = Field(default=16, ge=2, le=64, title="Checkpoints per merge",
                               description="Consecutive checkpoints averaged into one merged checkpoint (disjoint "
                                           "blocks).")
-    falling_cut: float = Field(default=0.5, ge=0.2, le=0.9, title="Falling-phase analysis point",
+    falling_cut: float = Field(default=0.75, ge=0.2, le=0.9, title="Late-stage analysis point",
                                json_schema_extra={"unit": "share of training"},
-                               description="Where the mid-training analysis stops (the plateau analysis uses every "
-                                           "checkpoint up to the end).")
+                               description="Where the late-stage analysis stops (with warm-up-stable-decay, 0.75 is the "
+                                           "end of the stable phase, learning rate at peak); the plateau analysis "
+                                           "uses every checkpoint up to the end.")
     betas: list[Annotated[float, Field(ge=-2, le=10)]] = Field(
         default_factory=_default_betas, min_length=1, max_length=24, title="Extrapolation coefficients beta",
         description="In units of the mean merged step along the top direction; beta = 0 is the plain merge. "
-                    "Each in [-2, 10]; the one with the lowest validation loss is reported on test.",
+                    "Each in [-2, 10]; the one with the lowest validation loss is reported on test. The same grid "
+                    "tunes the lag shift's gamma (in last merged steps).",
     )
 
     @field_validator("betas")

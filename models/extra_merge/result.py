@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import io
 from typing import Literal
 
@@ -32,27 +33,37 @@ class TrajectoryPoint(BaseModel):
 
 
 class CutSummary(BaseModel):
-    """Every method's test loss (nats/token) on the checkpoints saved up to `step`."""
+    """Every method's test loss (nats/token) on the checkpoints saved up to `step`, and the trajectory's shape."""
 
-    phase: str = Field(description="'falling' (mid-training) or 'plateau' (end of training).")
+    phase: str = Field(description="'falling' (the late-stage analysis point) or 'plateau' (end of training).")
     step: int
     still_falling: bool
     loss_last: float
     loss_merge: float
     loss_ema: float
     ema_k: int = Field(description="EMA horizon k (decay 1 - 1/k per checkpoint), chosen on validation.")
+    ema_edge: bool = Field(description="EMA's k is the first or last of its grid.")
     loss_lawa: float
     lawa_k: int = Field(description="Checkpoints averaged by LAWA, chosen on validation.")
+    lawa_edge: bool
     loss_extrapolated: float
     beta: float
-    top1_raw: float
-    top1_merged: float
+    beta_edge: bool
+    loss_shift: float = Field(description="Diagnostic: last merge + gamma x last merged step, gamma on validation.")
+    gamma: float
+    gamma_edge: bool
+    top1_raw: float = Field(description="Top singular direction's share of the raw steps' squared norm.")
+    top1_merged: float = Field(description="The same for the merged steps.")
+    pca_raw: float = Field(description="First principal component's share of the raw positions' variance.")
+    pca_merged: float = Field(description="The same for the merged positions (the paper's measure).")
+    pca_random_walk: float = Field(description="pca_merged of a random walk with as many points (no line).")
+    regime: bool = Field(description="pca_merged >= 0.8: the paper's near-one-dimensional regime is reached.")
     pca_steps: int
     floor: float
-
     best_baseline: float = Field(description="min(merge, EMA, LAWA) test loss.")
+    best_name: str
     gain: float = Field(description="Extra-Merge's gain over the best merging baseline (nats/token; > 0: better).")
-    gain_share: float = Field(description="The gain as a share of the best baseline's gap to the loss floor.")
+    test_tokens: int
 
 
 class SeedSummary(BaseModel):
@@ -64,6 +75,8 @@ class SeedSummary(BaseModel):
 class Result(MethodResult):
     seeds_run: list[SeedSummary]
     betas: list[BetaPoint] = Field(description="First seed, falling phase: the beta sweep.")
+    beta_grid: list[float] = Field(description="The grid of beta (and of the shift's gamma).")
+    averaging_grid: list[int] = Field(description="The grid of EMA's k and LAWA's k.")
     trajectory: list[TrajectoryPoint] = Field(description="First seed, falling phase: PCA of the late trajectory.")
     checkpoint_steps: list[int]
     val_loss: list[float]
@@ -82,9 +95,10 @@ class Result(MethodResult):
         for cut in (first.falling, first.plateau):
             label = f"{cut.phase}, step {cut.step}"
             out[f"Test loss, Extra-Merge ({label}, nats/token)"] = round(cut.loss_extrapolated, 4)
-            out[f"Test loss, best merging baseline ({label}, nats/token)"] = round(cut.best_baseline, 4)
+            out[f"Test loss, best merging baseline: {cut.best_name} ({label}, nats/token)"] = round(cut.best_baseline, 4)
             out[f"Test loss, last checkpoint ({label}, nats/token)"] = round(cut.loss_last, 4)
-            out[f"Gain as share of the gap to the floor ({label})"] = round(cut.gain_share, 3)
+            out[f"Merged top-1 variance share ({label}; regime from 0.8)"] = round(cut.pca_merged, 3)
+        out["Random-walk top-1 variance share (same number of points)"] = round(first.falling.pca_random_walk, 3)
         out["Loss floor: exact Bayes predictor of the HMM (nats/token)"] = round(self.floor, 4)
         out["Unigram loss (nats/token)"] = round(self.unigram_loss, 4)
         out[f"Seconds per step ({self.optimizer}, first seed)"] = round(self.seconds_per_step, 4)
@@ -96,21 +110,30 @@ class Result(MethodResult):
                 "training_curve.csv": Artifact.csv(self.training_csv())}
 
     def seeds_csv(self) -> str:
-        buffer = io.StringIO()
-        buffer.write("seed,phase,step,still_falling,last,merge,ema,ema_k,lawa,lawa_k,extrapolated,beta,"
-                     "top1_raw,top1_merged,floor\n")
-        for s in self.seeds_run:
-            for c in (s.falling, s.plateau):
-                buffer.write(f"{s.seed},{c.phase},{c.step},{c.still_falling},{c.loss_last:.6f},{c.loss_merge:.6f},"
-                             f"{c.loss_ema:.6f},{c.ema_k},{c.loss_lawa:.6f},{c.lawa_k},{c.loss_extrapolated:.6f},"
-                             f"{c.beta:g},{c.top1_raw:.4f},{c.top1_merged:.4f},{c.floor:.6f}\n")
-        return buffer.getvalue()
+        columns = ("phase", "step", "still_falling", "loss_last", "loss_merge", "loss_ema", "ema_k", "ema_edge",
+                   "loss_lawa", "lawa_k", "lawa_edge", "loss_extrapolated", "beta", "beta_edge", "loss_shift",
+                   "gamma", "gamma_edge", "top1_raw", "top1_merged", "pca_raw", "pca_merged", "pca_random_walk",
+                   "regime", "best_name", "floor")
+        rows = [[s.seed] + [_cell(getattr(c, k)) for k in columns] for s in self.seeds_run for c in (s.falling, s.plateau)]
+        return _csv(("seed",) + columns, rows)
 
     def beta_csv(self) -> str:
-        rows = "".join(f"{p.beta:g},{p.val_loss:.6f},{p.test_loss:.6f}\n" for p in self.betas)
-        return "beta,val_loss,test_loss\n" + rows
+        return _csv(("beta", "val_loss", "test_loss"), [[_cell(p.beta), _cell(p.val_loss), _cell(p.test_loss)]
+                                                       for p in self.betas])
 
     def training_csv(self) -> str:
-        rows = "".join(f"{s},{v:.6f},{f:.4f}\n" for s, v, f in
-                       zip(self.checkpoint_steps, self.val_loss, self.learning_rate, strict=True))
-        return "step,val_loss,lr_factor\n" + rows
+        return _csv(("step", "val_loss", "lr_factor"), [[s, _cell(v), _cell(f)] for s, v, f in
+                                                       zip(self.checkpoint_steps, self.val_loss, self.learning_rate,
+                                                           strict=True)])
+
+
+def _cell(value: object) -> object:
+    return f"{value:.6g}" if isinstance(value, float) else value
+
+
+def _csv(header: tuple[str, ...], rows: list[list[object]]) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(header)
+    writer.writerows(rows)
+    return buffer.getvalue()

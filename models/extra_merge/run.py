@@ -8,11 +8,11 @@ import torch
 from models.common.claims import Standing, evaluate_claims, run_seeds, seed_values
 from models.common.contract import Progress
 from models.common.progress import MonotoneProgress
-from models.extra_merge.analysis import CutAnalysis, analyse_cut
-from models.extra_merge.claims import CLAIMS, measure
+from models.extra_merge.analysis import AVERAGING_GRID, CutAnalysis, analyse_cut
+from models.extra_merge.claims import CLAIMS, RESOLUTION, measure
 from models.extra_merge.corpus import Corpus, make_corpus
 from models.extra_merge.merging import Extrapolation
-from models.extra_merge.model import TinyTransformer, TrainingRun, evaluate, train
+from models.extra_merge.model import TinyTransformer, TrainingRun, token_losses, train
 from models.extra_merge.params import Params
 from models.extra_merge.result import Result, SeedSummary, TrajectoryKind, TrajectoryPoint
 
@@ -28,8 +28,8 @@ class _Scorer:
         self.model = model
         self.tokens = {"val": torch.as_tensor(corpus.val), "test": torch.as_tensor(corpus.test)}
 
-    def __call__(self, flat: np.ndarray, split: str) -> float:
-        return evaluate(self.model, torch.as_tensor(flat, dtype=torch.float32), self.tokens[split])
+    def __call__(self, flat: np.ndarray, split: str) -> np.ndarray:
+        return token_losses(self.model, torch.as_tensor(flat, dtype=torch.float32), self.tokens[split])
 
 
 def _binned(losses: list[float]) -> tuple[list[int], list[float]]:
@@ -56,14 +56,17 @@ def _trajectory(cut: CutAnalysis, betas: list[float]) -> list[TrajectoryPoint]:
             + project("extrapolated", betas, np.stack([line.at(b) for b in betas])))
 
 
-def _one_seed(params: Params, seed: int, progress: Progress) -> tuple[SeedSummary, CutAnalysis, TrainingRun, Corpus]:
+_Outcome = tuple[CutAnalysis, CutAnalysis, TrainingRun, Corpus]
+
+
+def _one_seed(params: Params, seed: int, progress: Progress) -> _Outcome:
     stages = MonotoneProgress(progress)
     stages(0.0, f"seed {seed}: sampling the HMM corpus")
     corpus = make_corpus(np.random.default_rng(seed))
     model, training = train(corpus, width=params.width, layers=params.layers, lr=params.learning_rate,
                             steps=params.steps, batch_size=params.batch_size, checkpoint_every=params.checkpoint_every,
                             optimizer=params.optimizer, seed=seed, schedule=params.schedule, progress=stages.stage(0.02, 0.9))
-    stages(0.9, f"seed {seed}: merging, EMA, LAWA and the beta sweep")
+    stages(0.9, f"seed {seed}: merging, EMA, LAWA, the lag shift and the beta sweep")
     score = _Scorer(model, corpus)
     steps = training.checkpoint_steps
     cut = int(params.steps * params.falling_cut) // params.checkpoint_every
@@ -72,27 +75,31 @@ def _one_seed(params: Params, seed: int, progress: Progress) -> tuple[SeedSummar
     plateau = analyse_cut(training.checkpoints, steps, params.merge_window, params.betas, score, corpus.floor,
                           "plateau")
     stages(1.0, f"seed {seed}: done")
-    return SeedSummary(seed=seed, falling=falling.summary, plateau=plateau.summary), falling, training, corpus
+    return falling, plateau, training, corpus
+
+
+_STANDING = (("Extra-Merge", "loss_extrapolated"), ("plain merge", "loss_merge"), ("EMA", "loss_ema"),
+             ("LAWA", "loss_lawa"), ("last checkpoint", "loss_last"))
 
 
 def run(params: Params, progress: Progress) -> Result:
-    """Train each seed, analyse mid-training (falling) and at the end (plateau), and judge the claims."""
+    """Train each seed, analyse late in training (falling) and at the end (plateau), and judge the claims."""
     seeds = seed_values(params.seed, params.seeds)
     outcomes = run_seeds(seeds, lambda s, p: _one_seed(params, s, p), progress)
-    summaries = [o[0] for o in outcomes]
-    _, falling, training, corpus = outcomes[0]
+    summaries = [SeedSummary(seed=s, falling=o[0].summary, plateau=o[1].summary) for s, o in zip(seeds, outcomes,
+                                                                                                  strict=True)]
+    falling, _, training, corpus = outcomes[0]
     train_steps, train_loss = _binned(training.train_loss)
-    falls = [s.falling for s in summaries]
-    standing = Standing(metric="test loss while the loss still falls (nats/token)", lower_is_better=True,
-                        method="Extra-Merge", scores={
-                            "Extra-Merge": float(np.mean([c.loss_extrapolated for c in falls])),
-                            "plain merge": float(np.mean([c.loss_merge for c in falls])),
-                            "EMA": float(np.mean([c.loss_ema for c in falls])),
-                            "LAWA": float(np.mean([c.loss_lawa for c in falls])),
-                            "last checkpoint": float(np.mean([c.loss_last for c in falls]))})
+    standing = Standing(metric="test loss at the late-stage analysis point (nats/token)", lower_is_better=True,
+                        method="Extra-Merge", seed_scores={
+                            name: [getattr(s.falling, key) for s in summaries] for name, key in _STANDING},
+                        floor=RESOLUTION)
     return Result(
-        claims=evaluate_claims(CLAIMS, measure(summaries), seeds), standing=standing, seeds_run=summaries,
-        betas=falling.betas, trajectory=_trajectory(falling, params.betas), checkpoint_steps=training.checkpoint_steps,
+        claims=evaluate_claims(CLAIMS, measure([(o[0], o[1]) for o in outcomes]), seeds), standing=standing,
+        grids=[g.model_copy(update={"tuned": f"{g.tuned}, seed {s}"}) for s, o in zip(seeds, outcomes, strict=True)
+               for g in o[0].grids],
+        seeds_run=summaries, betas=falling.betas, beta_grid=list(params.betas), averaging_grid=list(AVERAGING_GRID),
+        trajectory=_trajectory(falling, params.betas), checkpoint_steps=training.checkpoint_steps,
         val_loss=[round(v, 6) for v in training.val_loss], learning_rate=[round(f, 6) for f in training.learning_rate],
         train_steps=train_steps, train_loss=train_loss, floor=corpus.floor, unigram_loss=corpus.unigram,
         optimizer=params.optimizer, seconds_per_step=training.seconds_per_step,

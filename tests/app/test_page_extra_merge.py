@@ -27,8 +27,8 @@ def test_a_short_run_shows_claims_losses_and_figures(live_backend: str) -> None:
     at = click_run(at)
     assert not at.exception
     per_seed = next(df.value for df in at.dataframe if "Claim" in df.value.columns and "Seed" in df.value.columns)
-    assert len(per_seed) == 4  # four claims, one seed
-    losses = next(df.value for df in at.dataframe if "Extra-Merge (beta)" in df.value.columns)
+    assert len(per_seed) == 6  # six claims, one seed
+    losses = next(df.value for df in at.dataframe if "regime (merged >= 0.8)" in df.value.columns)
     assert len(losses) == 2  # one seed, two analysis points
     assert "None" not in losses.to_string() and "nan" not in losses.to_string()
     assert len(at.get("plotly_chart")) == 4
@@ -37,9 +37,9 @@ def test_a_short_run_shows_claims_losses_and_figures(live_backend: str) -> None:
 
 def test_too_few_checkpoints_are_refused(live_backend: str) -> None:
     at = _page()
-    at.number_input(key=f"{NAME}.steps").set_value(400)
+    at.number_input(key=f"{NAME}.steps").set_value(200)
     at = click_run(at)
-    assert "needs at least 24" in page_text(at)
+    assert "needs at least 48" in page_text(at)
 
 
 def test_the_reproduce_example_fills_the_controls(live_backend: str) -> None:

@@ -5,7 +5,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from models.extra_merge.merging import block_merges, ema, extrapolation, top1_share
+from models.extra_merge.merging import (
+    block_merges,
+    ema,
+    extrapolation,
+    lag_shift,
+    pca_share,
+    random_walk_pca_share,
+    top1_share,
+)
 
 
 def test_block_merges_are_block_means_aligned_to_the_end() -> None:
@@ -66,3 +74,21 @@ def test_lawa_is_the_mean_of_the_last_k() -> None:
     assert np.allclose(lawa(x, 10), x.mean(axis=0))
     with pytest.raises(ValueError):
         lawa(x, 11)
+
+
+def test_pca_share_is_one_on_a_line_whatever_the_spacing_and_the_random_walk_level_matches_simulation() -> None:
+    line = np.outer(np.arange(7.0) ** 2, np.array([1.0, -2.0, 0.5]))
+    assert pca_share(line) == pytest.approx(1.0)
+    rng = np.random.default_rng(3)
+    shares = [pca_share(np.cumsum(rng.normal(size=(7, 4000)), axis=0)) for _ in range(200)]
+    assert np.mean(shares) == pytest.approx(random_walk_pca_share(7), abs=0.01)
+    assert random_walk_pca_share(400) == pytest.approx(6 / np.pi**2, abs=2e-3)  # the continuum limit
+    assert random_walk_pca_share(2) == pytest.approx(1.0)
+
+
+def test_lag_shift_moves_along_the_last_merged_step() -> None:
+    merges = np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 2.0]])
+    shift = lag_shift(merges)
+    assert np.allclose(shift.at(0.5), [1.0, 3.0]) and np.allclose(shift.at(-1.0), merges[-2])
+    with pytest.raises(ValueError):
+        lag_shift(merges[:1])
