@@ -33,6 +33,8 @@ def controls() -> dict[str, Any]:
         values.update({field: param_widget(NAME, field) for field in RIGHT})
         with st.expander("More settings"):
             values["phase_grid"] = param_widget(NAME, "phase_grid")
+            values["favoured_share"] = param_widget(NAME, "favoured_share")
+            values["competition_j"] = param_widget(NAME, "competition_j")
             values["seed"] = param_widget(NAME, "seed", widget="number")
     return values
 
@@ -55,7 +57,16 @@ def render(job: JobView) -> None:
          "steps: bandit mean": _steps(hits[row["j"]]["bandit_mean"])}
         for row in result["final_incorrect_mass"]
     ], caption="'never': the mass did not reach 0.05 within the run; '—': the rate law does not apply (J <= 0).")
-    show_figures(job, ["mass_curves", "rate", "phase_diagram", "diffusion"])
+    c = result["competition"]
+    st.subheader("Unequal masses inside the correct class (first seed)")
+    table([{"J": format_number(c["j"]), "initial shares": " / ".join(format_number(s, 2) for s in c["shares"]),
+            "rate law (steps)": format_number(c["rate_law"], 4), "GRPO: steps to 0.05": _steps(c["hit_steps"]),
+            "GRPO: tau at 0.05": _steps(c["hit_clock"]),
+            "favoured share at the end": format_number(c["favoured_bandit"][-1], 3),
+            "same at J = 0": format_number(c["favoured_neutral"][-1], 3)}],
+          caption="tau is the concentration clock: steps weighted by (m/2)(H_bad + H_good), H the Herfindahl index "
+                  "of the shares inside each class; with equal shares tau is the step count.")
+    show_figures(job, ["mass_curves", "rate", "phase_diagram", "diffusion", "competition", "winner"])
 
 
 method_page(NAME, controls=controls, render=render)

@@ -17,8 +17,11 @@ __all__ = ["SPEC", "examples"]
 def examples() -> dict[str, dict[str, Any]]:
     """Named inputs: the default sweep, the paper's check over 3 seeds, a noisier verifier, small groups."""
     return {
-        "Sweep of J at FPR = 0.3, G = 64 (default, 2 seeds, ~15 s)": {},
+        "Sweep of J at FPR = 0.3, G = 64 (default, 3 seeds, ~15 s)": {},
         "Reproduce the paper (3 seeds, 64 GRPO runs per J, ~40 s)": {"seeds": 3, "bandit_seeds": 64},
+        "Two correct modes nearly tied: shares 0.55 / 0.45, m = 2 (~10 s)": {
+            "modes_per_class": 2, "favoured_share": 0.55, "seeds": 1,
+        },
         "Almost-random verifier: J in [-0.1, 0.1], FPR = 0.45 (~25 s)": {
             "j_values": [-0.1, -0.05, 0.0, 0.05, 0.1], "fpr": 0.45, "steps": 2400, "phase_grid": 7, "seeds": 1,
         },
@@ -54,14 +57,28 @@ $J = \mathrm{TPR} - \mathrm{FPR}$.
    reaches $0.1\,x_0(1-x_0)$.
 5. **Phase diagram**: the GRPO bandit (8 runs per cell, half the steps) on an (FPR, FNR) grid; the line
    FPR + FNR = 1 is $J = 0$. Off the line the mass must move with the sign of $-J$; on it, stay put.
+6. **Within-correct-mode competition** (the paper's decoupling; project page "Diversity collapse"): the correct
+   class starts with unequal shares $s$ (default 0.6 for the favoured mode, the rest split evenly). The expected step moves logit $k$ by
+   $\eta\,\pi_k (r_k - q)/\sigma$, so inside the correct class $\log(s_i/s_j)$ grows by
+   $\eta J x(1-x)(s_i - s_j)/\sigma$ per step: a replicator whose fitness is the share itself, and the favoured
+   mode takes the class (claim `winner`, against the same runs at $J = 0$). The incorrect mass obeys
+   $\dot x = -\eta J x^2(1-x)^2 (H_{bad} + H_{good})/\sigma(x)$, $H$ the Herfindahl index $\sum_k s_k^2$ inside
+   each class: the one-dimensional law of step 2 run on the *concentration clock*
+   $\tau = \sum_t \frac m2 (H_{bad} + H_{good})$ ($\tau = t$ for equal shares). So the outer flow sees the inner
+   competition only through that clock (claim `decoupling`: the GRPO runs' $\tau$ at mass 0.05 against the
+   rate law; its null reads the same law on the step clock, 30-50% off). The mean-field identity is checked
+   separately (`decoupling_mean_field`, not a headline).
 
-**Claims** (the abstract gives no figures): the sign of the drift in the J sweep and on the grid, each hitting
-time within 15% of the rate law for the mean field and for the bandit, the $J = 0$ variance within 15% of
-$t\,D$. Every claim is measured on each seed (a seed is a full repeat: new GRPO runs, grid and $J = 0$ runs).
+**Claims** (the abstract gives no figures): the sign of the drift in the J sweep and on the grid, each bandit
+hitting time within 15% of the rate law, the $J = 0$ variance within 15% of $t\,D$, the decoupling and the
+winner. The mean-field map against its own continuous limit (`rate_mean_field`) is a numerical check, not a
+headline: it compares the map with its own ODE. Every claim is measured on each seed (a seed is a full repeat:
+new GRPO runs, grid, $J = 0$ and competition runs) and carries a trivial reference (an untrained policy, a
+J-blind hitting time, no diffusion, the step clock, the $J = 0$ runs).
 
 **Paper vs here.** The paper derives the flow for GRPO on LLM reasoning and checks the $J = 0$ boundary
 on programming tasks with synthetic verifier noise; here the bandit *is* the whole model (no language
-model, no KL term to a reference policy, no within-correct-mode competition). The rate law is the
+model, no KL term to a reference policy, no Wright-Fisher picture). The rate law is the
 mean-field limit: large groups and small steps (defaults $G = 64$, $\eta = 0.25$). Off that limit the bandit
 departs from it, and the page shows by how much (example "Small groups and big steps"): at $G = 8$, $\eta = 1$
 the bandit reaches 0.05 a third to 40% sooner than the law at $J = 0.15$ (the sampling noise itself pushes

@@ -16,6 +16,14 @@ of the logit gap z = theta_bad - theta_good obeys the discrete map
 whose continuous limit is dx/dt = -2 lr J x^2 (1-x)^2 / (m sigma(x)). Rate law: the time from x0 down
 to a threshold is t = (m / 2 lr J) * integral of sigma(x) / (x^2 (1-x)^2) dx, proportional to sigma / J.
 
+Unequal masses inside a class (the within-correct-mode competition). The expected step moves logit k by
+lr pi_k (r_k - q) / sigma, so (i) inside the correct class log(s_i / s_j) grows by lr J x (1-x)(s_i - s_j) / sigma
+per step: a replicator whose fitness is the share itself, and the favoured mode takes the class; (ii) the
+incorrect mass obeys dx/dt = -lr J x^2 (1-x)^2 (H_bad + H_good) / sigma(x), H the Herfindahl index sum s_k^2
+of the shares inside each class. With equal shares H = 1/m and this is the law above; with unequal ones it is
+the same one-dimensional law run on the clock tau = sum over steps of (m/2)(H_bad + H_good): the outer flow
+sees the inner competition only through that clock (`concentration_clock`).
+
 Diffusion at J = 0: rewards do not depend on the mode, so E[d theta] = 0 and, exactly for one step,
 Cov[d theta] = (lr^2 kappa / G) (diag pi - pi pi^T), kappa = 1 - p^G - (1-p)^G the chance that a group's
 rewards differ (p = TPR = FPR). The mass then moves with per-step variance D = grad(x)^T Cov grad(x)
@@ -35,7 +43,10 @@ __all__ = [
     "Diffusion",
     "Verifier",
     "bandit_grpo",
+    "concentration_clock",
     "full_logit_drift",
+    "logits_from_shares",
+    "mean_field_policy",
     "mean_field_drift",
     "mean_field_path",
     "neutral_diffusion",
@@ -140,6 +151,39 @@ def _initial_logits(paths: int, modes: int, x0: float) -> np.ndarray:
     return theta
 
 
+def logits_from_shares(x0: float, correct_shares: np.ndarray) -> np.ndarray:
+    """Logits of the policy with incorrect mass x0 spread evenly and the correct mass (1 - x0) split by
+    `correct_shares` (normalised); the first half of the arms are the correct modes."""
+    shares = np.asarray(correct_shares, float) / float(np.sum(correct_shares))
+    modes = shares.size
+    return np.log(np.concatenate([(1.0 - x0) * shares, np.full(modes, x0 / modes)]))
+
+
+def mean_field_policy(theta0: np.ndarray, tpr: float, fpr: float, steps: int, lr: float) -> np.ndarray:
+    """The policy (steps + 1, 2m) under the expected GRPO step of every logit (no symmetry reduction)."""
+    modes = theta0.size // 2
+    theta = np.array(theta0, dtype=float)
+    out = np.empty((steps + 1, theta.size))
+    for t in range(steps + 1):
+        pi = np.exp(theta - theta.max())
+        out[t] = pi / pi.sum()
+        theta = theta + full_logit_drift(theta, tpr, fpr, lr, modes)
+    return out
+
+
+def concentration_clock(policy: np.ndarray) -> np.ndarray:
+    """tau_t = sum over steps s < t of (m/2)(H_bad(s) + H_good(s)), H the Herfindahl index of the shares inside
+    each class; policy (..., steps + 1, 2m) gives tau (..., steps + 1), tau_0 = 0, tau_t = t for equal shares."""
+    modes = policy.shape[-1] // 2
+    good, bad = policy[..., :modes], policy[..., modes:]
+    herfindahl = ((good / good.sum(axis=-1, keepdims=True)) ** 2).sum(axis=-1) + (
+        (bad / bad.sum(axis=-1, keepdims=True)) ** 2).sum(axis=-1)
+    rate = 0.5 * modes * herfindahl
+    tau = np.zeros(policy.shape[:-1])
+    tau[..., 1:] = np.cumsum(rate[..., :-1], axis=-1)
+    return tau
+
+
 def _softmax(theta: np.ndarray) -> np.ndarray:
     pi = np.exp(theta - theta.max(axis=1, keepdims=True))
     return pi / pi.sum(axis=1, keepdims=True)
@@ -175,6 +219,8 @@ def bandit_grpo(
     rngs: list[np.random.Generator],
     progress: Progress = no_progress,
     chunk: int = 200,
+    initial_logits: np.ndarray | None = None,
+    policy_out: np.ndarray | None = None,
 ) -> np.ndarray:
     """Finite-sample GRPO on the 2m-armed bandit, one policy per generator, vectorised over paths.
 
@@ -182,6 +228,8 @@ def bandit_grpo(
     Returns the incorrect mass of every path at steps 0..steps, shape (paths, steps + 1). Each path
     draws its own uniforms (in chunks of at most `chunk` steps; consecutive draws of a generator are one
     stream, so the chunking does not change them), and its numbers do not depend on the other paths.
+    `initial_logits` (2m,) replaces the equal split inside each class; `policy_out` (paths, steps + 1, 2m),
+    when given, receives the policy of every path at every step.
     """
     paths = len(rngs)
     per_path = verifiers if isinstance(verifiers, list) else [verifiers] * paths
@@ -189,7 +237,7 @@ def bandit_grpo(
         raise ValueError(f"{len(per_path)} verifiers for {paths} paths")
     tpr = np.array([[v.tpr] for v in per_path])
     fpr = np.array([[v.fpr] for v in per_path])
-    theta = _initial_logits(paths, modes, x0)
+    theta = _initial_logits(paths, modes, x0) if initial_logits is None else np.tile(initial_logits, (paths, 1))
     mass = np.empty((paths, steps + 1))
     chunk = max(1, min(chunk, _DRAWS_PER_CHUNK // (paths * 2 * group_size)))  # the numbers do not depend on it
     buffer = np.empty((paths, chunk, 2, group_size))
@@ -201,7 +249,12 @@ def bandit_grpo(
         for k in range(length):
             pi = _softmax(theta)
             mass[:, start + k] = pi[:, modes:].sum(axis=1)
+            if policy_out is not None:
+                policy_out[:, start + k] = pi
             _grpo_step(theta, pi, draws[:, k], tpr, fpr, lr)
         progress((start + length) / steps, f"step {start + length}/{steps}")
-    mass[:, steps] = _softmax(theta)[:, modes:].sum(axis=1)
+    last = _softmax(theta)
+    mass[:, steps] = last[:, modes:].sum(axis=1)
+    if policy_out is not None:
+        policy_out[:, steps] = last
     return mass

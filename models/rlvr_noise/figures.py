@@ -102,6 +102,40 @@ def _diffusion(result: Result) -> go.Figure:
     return fig
 
 
+def _competition(result: Result) -> go.Figure:
+    """Incorrect mass from the unequal start: GRPO mean against the 1-D law on the step clock and on tau."""
+    c = result.competition
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(x=c.curve_steps, y=c.mass_bandit, mode="lines", name="GRPO mean, against steps",
+                             line={"color": PALETTE[0]}))
+    fig.add_trace(go.Scatter(x=c.clock_bandit, y=c.mass_bandit, mode="lines", name="GRPO mean, against the "
+                             "concentration clock tau", line={"color": PALETTE[1]}))
+    fig.add_trace(go.Scatter(x=c.curve_steps, y=c.mass_equal_law, mode="lines", name="1-D law (equal split)",
+                             line={"color": "#444444", "dash": "dash"}))
+    fig.add_hline(y=THRESHOLD, line_dash="dot", line_color="#7f7f7f", annotation_text="0.05")
+    fig.update_layout(title=f"Unequal masses inside the correct class ({', '.join(f'{s:.2g}' for s in c.shares)}), "
+                      f"J = {c.j:g}: the incorrect mass, first seed", xaxis_title="GRPO step (or tau, in steps)",
+                      yaxis_title="probability mass on incorrect modes", height=420,
+                      legend={"orientation": "h", "yanchor": "top", "y": -0.2, "x": 0})
+    return fig
+
+
+def _winner(result: Result) -> go.Figure:
+    """The favoured correct mode's share of its class: GRPO and mean field at J, GRPO at J = 0."""
+    c = result.competition
+    fig = go.Figure()
+    for name, values, colour, dash in (("GRPO mean", c.favoured_bandit, PALETTE[0], "solid"),
+                                       ("mean field", c.favoured_mean_field, "#444444", "dash"),
+                                       ("GRPO mean at J = 0 (reference)", c.favoured_neutral, PALETTE[3], "solid")):
+        fig.add_trace(go.Scatter(x=c.curve_steps, y=values, mode="lines", name=name,
+                                 line={"color": colour, "dash": dash}))
+    fig.update_layout(title=f"Winner takes the correct class: the favoured mode's share (start {c.shares[0]:.2g}), "
+                      f"J = {c.j:g}, first seed", xaxis_title="GRPO step",
+                      yaxis_title="share of the correct class", yaxis_range=[0, 1.02], height=420,
+                      legend={"orientation": "h", "yanchor": "top", "y": -0.2, "x": 0})
+    return fig
+
+
 def figures(result: Result) -> dict[str, go.Figure]:
     return {"mass_curves": _curves(result), "phase_diagram": _phase(result), "rate": _rate(result),
-            "diffusion": _diffusion(result)}
+            "diffusion": _diffusion(result), "competition": _competition(result), "winner": _winner(result)}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from models.common.claims import seeds_field
 
@@ -16,7 +16,7 @@ def _default_j_values() -> list[float]:
 
 
 class Params(BaseModel):
-    """Inputs of one run; the defaults take about 10 s per seed on one core."""
+    """Inputs of one run; the defaults take about 3 s per seed on one core."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -37,7 +37,7 @@ class Params(BaseModel):
         default=1000, ge=10, le=4000, title="GRPO steps", json_schema_extra={"unit": "updates"},
         description="GRPO updates (policy-gradient steps) of the J sweep; the phase diagram runs half as many.",
     )
-    seeds: int = seeds_field(default=2, maximum=5)
+    seeds: int = seeds_field(default=3, maximum=5)
     bandit_seeds: int = Field(
         default=32, ge=2, le=256, title="GRPO runs per J",
         description="Independent finite-sample GRPO runs per J value (simulated together); the bandit curve "
@@ -68,6 +68,27 @@ class Params(BaseModel):
         "the grid's anti-diagonal FPR + FNR = 1 is the J = 0 line.",
     )
 
+    favoured_share: float = Field(
+        default=0.6, gt=0.0, lt=1.0, title="Favoured correct mode's share",
+        description="Competition run: at step 0 the first correct mode holds this share of the correct class and "
+        "the other m - 1 split the rest evenly (0.6 with m = 4: 0.6 / 0.13 / 0.13 / 0.13). Above 1/m.",
+    )
+    competition_j: float = Field(
+        default=0.5, gt=0.0, le=1.0, title="J of the competition run",
+        description="Youden's J of the verifier in the within-correct-mode competition run (J > 0; its false-"
+        "negative rate is 1 - FPR - J). A J = 0 run from the same start is the reference.",
+    )
+
+    @model_validator(mode="after")
+    def _competition_inputs(self) -> Params:
+        if self.modes_per_class > 1 and self.favoured_share <= 1.0 / self.modes_per_class:
+            raise ValueError(f"favoured_share: {self.favoured_share:g} is not above 1/m = "
+                             f"{1 / self.modes_per_class:.3g}, so the first correct mode is not favoured")
+        if self.fpr + self.competition_j > 1.0 + 1e-9:
+            raise ValueError(f"competition_j: J = {self.competition_j} with FPR = {self.fpr} needs FNR = "
+                             f"{1 - self.fpr - self.competition_j:.3f} < 0; J must be at most {1 - self.fpr:.3f}")
+        return self
+
     @field_validator("j_values")
     @classmethod
     def _j_in_range(cls, value: list[float]) -> list[float]:
@@ -75,3 +96,8 @@ class Params(BaseModel):
             if not -1.0 <= j <= 1.0:
                 raise ValueError(f"j_values: {j} is outside [-1, 1]")
         return value
+
+    def correct_shares(self) -> list[float]:
+        """The competition run's within-correct-class shares at step 0 (the first is the favoured mode)."""
+        m = self.modes_per_class
+        return [1.0] if m == 1 else [self.favoured_share] + [(1.0 - self.favoured_share) / (m - 1)] * (m - 1)

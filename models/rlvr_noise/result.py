@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import io
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from models.common.contract import Artifact, MethodResult
 
-__all__ = ["Diffusion", "FinalMass", "MassCurve", "PhaseDiagram", "Result", "THRESHOLD", "TimeToThreshold"]
+__all__ = ["Competition", "Diffusion", "FinalMass", "MassCurve", "PhaseDiagram", "Result", "THRESHOLD", "TimeToThreshold"]
 
 THRESHOLD = 0.05
 
@@ -71,6 +71,26 @@ class Diffusion(BaseModel):
     final_se: float
 
 
+class Competition(BaseModel):
+    """Unequal masses inside the correct class (first seed): the incorrect mass against the 1-D law on the step
+    clock and on the concentration clock, and the favoured correct mode's share of its class."""
+
+    j: float
+    shares: list[float]
+    runs: int
+    curve_steps: list[int]
+    mass_bandit: list[float] = Field(description="Incorrect mass, mean of the GRPO runs.")
+    mass_mean_field: list[float] = Field(description="Incorrect mass, expected step of every logit.")
+    mass_equal_law: list[float] = Field(description="The equal-split 1-D map on the step clock.")
+    clock_bandit: list[float] = Field(description="Concentration clock tau, mean of the GRPO runs.")
+    favoured_bandit: list[float] = Field(description="Favoured mode's share of the correct class, GRPO mean.")
+    favoured_mean_field: list[float]
+    favoured_neutral: list[float] = Field(description="The same at J = 0 (GRPO mean), the reference.")
+    rate_law: float = Field(description="Rate-law time to 0.05 (equal split).")
+    hit_steps: float | None = Field(description="Mean over runs of the step at which the mass reaches 0.05.")
+    hit_clock: float | None = Field(description="Mean over runs of the concentration clock there.")
+
+
 class Result(MethodResult):
     fpr: float
     steps: int
@@ -85,6 +105,7 @@ class Result(MethodResult):
     curves: list[MassCurve]
     phase: PhaseDiagram
     diffusion: Diffusion | None
+    competition: Competition
 
     def metrics(self) -> dict[str, float | int | str]:
         out: dict[str, float | int | str] = {}

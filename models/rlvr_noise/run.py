@@ -13,6 +13,7 @@ from models.common.contract import MethodInputError, Progress
 from models.common.progress import MonotoneProgress
 from models.common.sweeps import cell_rng
 from models.rlvr_noise.claims import CLAIMS, LINE_Z, NEUTRAL_Z, RATE_TOLERANCE
+from models.rlvr_noise.competition import CompetitionRun, measure_competition, run_competition
 from models.rlvr_noise.dynamics import (
     Verifier,
     bandit_grpo,
@@ -92,6 +93,8 @@ class SeedRun:
     curve_steps: list[int]
     phase: PhaseDiagram
     diffusion: Diffusion | None
+    competition: CompetitionRun
+    diffusion_final: np.ndarray | None = None  # each J = 0 run's mass at the end (the neutral claim's units)
 
 
 def _sweep(params: Params, verifiers: list[Verifier], seed: int, progress: Progress
@@ -133,11 +136,11 @@ def _phase(params: Params, seed: int, progress: Progress) -> PhaseDiagram:
                         mass=final.mean(axis=2).round(6).tolist(), standard_error=se.round(8).tolist())
 
 
-def _diffusion(params: Params, seed: int, progress: Progress) -> Diffusion | None:
+def _diffusion(params: Params, seed: int, progress: Progress) -> tuple[Diffusion | None, np.ndarray | None]:
     """DIFFUSION_RUNS GRPO runs at TPR = FPR = fpr until the predicted spread is small; variance against t·D."""
     horizon, variance, drift = _diffusion_horizon(params)
     if horizon == 0:
-        return None
+        return None, None
     p, x0 = params.fpr, params.initial_incorrect_mass
     mass = bandit_grpo(Verifier(fpr=p, fnr=1.0 - p), steps=horizon, group_size=params.group_size,
                        modes=params.modes_per_class, lr=params.learning_rate, x0=x0,
@@ -148,7 +151,7 @@ def _diffusion(params: Params, seed: int, progress: Progress) -> Diffusion | Non
         variance=mass[:, idx].var(axis=0, ddof=1).tolist(), predicted_variance=(idx * variance).tolist(),
         final_mean=float(mass[:, -1].mean()), predicted_mean=x0 + horizon * drift,
         final_se=float(mass[:, -1].std(ddof=1) / np.sqrt(DIFFUSION_RUNS)),
-    )
+    ), mass[:, -1]
 
 
 def _one_seed(params: Params, verifiers: list[Verifier], seed: int, progress: Progress) -> SeedRun:
@@ -156,10 +159,12 @@ def _one_seed(params: Params, verifiers: list[Verifier], seed: int, progress: Pr
     monotone(0.0, f"seed {seed}: mean field and GRPO bandit for every J")
     finals, times, curves, curve_steps = _sweep(params, verifiers, seed, monotone.stage(0.0, 0.4))
     monotone(0.4, f"seed {seed}: phase diagram (GRPO bandit on the FPR x FNR grid)")
-    phase = _phase(params, seed, monotone.stage(0.4, 0.85))
-    monotone(0.85, f"seed {seed}: J = 0 diffusion ({DIFFUSION_RUNS} GRPO runs)")
-    diffusion = _diffusion(params, seed, monotone.stage(0.85, 1.0))
-    return SeedRun(finals, times, curves, curve_steps, phase, diffusion)
+    phase = _phase(params, seed, monotone.stage(0.4, 0.75))
+    monotone(0.75, f"seed {seed}: J = 0 diffusion ({DIFFUSION_RUNS} GRPO runs)")
+    diffusion, diffusion_final = _diffusion(params, seed, monotone.stage(0.75, 0.85))
+    monotone(0.85, f"seed {seed}: unequal masses inside the correct class")
+    competition = run_competition(params, seed, monotone.stage(0.85, 1.0))
+    return SeedRun(finals, times, curves, curve_steps, phase, diffusion, competition, diffusion_final)
 
 
 def _sign(run_: SeedRun, x0: float) -> Measurement:
@@ -169,7 +174,8 @@ def _sign(run_: SeedRun, x0: float) -> Measurement:
     wrong = [r for r in rows if not all((v < x0) if r.j > 0 else (v > x0) for v in (r.mean_field, r.bandit_mean))]
     note = "; ".join(f"J = {r.j:+.2f}: mean field {r.mean_field:.3f}, bandit {r.bandit_mean:.3f}" for r in wrong)
     both = any(r.j > 0 for r in rows) and any(r.j < 0 for r in rows)
-    return Measurement(1.0 - len(wrong) / len(rows), floor_ok=both, note=note)
+    units = [0.0 if r in wrong else 1.0 for r in rows]
+    return Measurement(float(np.mean(units)), floor_ok=both, note=note, units=units, null=0.0)
 
 
 def _rate(run_: SeedRun, steps: int, which: str) -> Measurement:
@@ -185,7 +191,18 @@ def _rate(run_: SeedRun, steps: int, which: str) -> Measurement:
             continue
         deviations.append(abs(hit / t.rate_law - 1))
         notes.append(f"J = {t.j:+.2f}: {hit} vs {t.rate_law:.0f}")
-    return Measurement(max(deviations) if deviations else None, note="; ".join(notes))
+    return Measurement(max(deviations) if deviations else None, note="; ".join(notes),
+                       null=_j_blind(run_, which) if deviations else None)
+
+
+def _j_blind(run_: SeedRun, which: str) -> float | None:
+    """The trivial reference: one hitting time for every J (the mean of the measured ones) against the law."""
+    pairs = [(t.mean_field if which == "mean_field" else t.bandit_mean, t.rate_law) for t in run_.times]
+    hits = [(h, law) for h, law in pairs if h is not None and law is not None]
+    if not hits:
+        return None
+    blind = float(np.mean([h for h, _ in hits]))
+    return max(abs(blind / law - 1) for _, law in hits)
 
 
 def _phase_claims(phase: PhaseDiagram, x0: float) -> tuple[Measurement, Measurement]:
@@ -198,17 +215,21 @@ def _phase_claims(phase: PhaseDiagram, x0: float) -> tuple[Measurement, Measurem
     z = np.where(se[line] > 0, np.abs(mass[line] - x0) / np.where(se[line] > 0, se[line], 1.0),
                  np.where(np.abs(mass[line] - x0) > _TOL, np.inf, 0.0))
     worst = float(z.max()) if z.size else None
-    return (Measurement(1.0 - wrong / max(int(off.sum()), 1), note=f"{wrong} of {int(off.sum())} cells wrong"),
+    units = right[off].astype(float).tolist()
+    return (Measurement(float(np.mean(units)) if units else None, note=f"{wrong} of {int(off.sum())} cells wrong",
+                        units=units or None, null=0.0),
             Measurement(worst if worst is None or math.isfinite(worst) else 1e9,
                         note=f"{int((z > LINE_Z).sum())} of {z.size} line cells beyond {LINE_Z:g} SE"))
 
 
-def _neutral(diffusion: Diffusion | None) -> Measurement:
-    if diffusion is None:
+def _neutral(diffusion: Diffusion | None, final: np.ndarray | None) -> Measurement:
+    if diffusion is None or final is None:
         return Measurement(None, note="no reward variance at TPR = FPR = FPR (0 or 1): nothing diffuses")
     ratio = diffusion.variance[-1] / diffusion.predicted_variance[-1]
+    runs = final.size  # per run: its squared deviation, scaled so that the mean is the unbiased variance ratio
+    units = (final - final.mean()) ** 2 * runs / (runs - 1) / diffusion.predicted_variance[-1]
     z = (diffusion.final_mean - diffusion.predicted_mean) / max(diffusion.final_se, 1e-300)
-    return Measurement(ratio, floor_ok=abs(z) <= NEUTRAL_Z,
+    return Measurement(ratio, floor_ok=abs(z) <= NEUTRAL_Z, null=0.0, units=units.tolist(),
                        note=f"after {diffusion.curve_steps[-1]} steps; mean off the prediction by {z:+.2f} SE")
 
 
@@ -217,7 +238,8 @@ def _measure(params: Params, run_: SeedRun) -> dict[str, Measurement]:
     phase, line = _phase_claims(run_.phase, x0)
     return {"sign": _sign(run_, x0), "phase": phase, "phase_line": line,
             "rate_mean_field": _rate(run_, params.steps, "mean_field"),
-            "rate_bandit": _rate(run_, params.steps, "bandit"), "neutral": _neutral(run_.diffusion)}
+            "rate_bandit": _rate(run_, params.steps, "bandit"), "neutral": _neutral(run_.diffusion, run_.diffusion_final),
+            **measure_competition(run_.competition, params.bandit_seeds, params.modes_per_class)}
 
 
 def run(params: Params, progress: Progress) -> Result:
@@ -235,5 +257,5 @@ def run(params: Params, progress: Progress) -> Result:
         group_size=params.group_size, learning_rate=params.learning_rate,
         initial_incorrect_mass=params.initial_incorrect_mass, final_incorrect_mass=first.finals,
         time_to_threshold=first.times, curve_steps=first.curve_steps, curves=first.curves, phase=first.phase,
-        diffusion=first.diffusion, claims=claims,
+        diffusion=first.diffusion, competition=first.competition.summary, claims=claims,
     )
