@@ -6,6 +6,8 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-12)
 BACKEND_PORT  ?= 8000
 FRONTEND_PORT ?= 8501
+# The front end listens on loopback (a laptop app); FRONTEND_ADDRESS=0.0.0.0 serves other machines (hosted).
+FRONTEND_ADDRESS ?= 127.0.0.1
 export BACKEND_URL ?= http://127.0.0.1:$(BACKEND_PORT)
 
 .PHONY: run test install migrate backend frontend lint typecheck bench clean
@@ -32,15 +34,15 @@ backend: install
 	$(PY) -m backend.serve --host 127.0.0.1 --port $(BACKEND_PORT)
 
 frontend: install
-	$(PY) -m streamlit run app/main.py --server.port $(FRONTEND_PORT) --server.headless true --browser.gatherUsageStats false
+	$(PY) -m streamlit run app/main.py --server.address $(FRONTEND_ADDRESS) --server.port $(FRONTEND_PORT) --server.headless true --browser.gatherUsageStats false
 
 # Both servers in one process group: Ctrl-C (or either one exiting) stops both.
 run: migrate
 	@echo "backend  -> $(BACKEND_URL)  (API docs at $(BACKEND_URL)/docs)"
-	@echo "frontend -> http://127.0.0.1:$(FRONTEND_PORT)"
+	@echo "frontend -> http://$(FRONTEND_ADDRESS):$(FRONTEND_PORT)"
 	@trap 'kill 0' INT TERM EXIT; \
 	  $(PY) -m backend.serve --host 127.0.0.1 --port $(BACKEND_PORT) & \
-	  $(PY) -m streamlit run app/main.py --server.port $(FRONTEND_PORT) --server.headless true --browser.gatherUsageStats false & \
+	  $(PY) -m streamlit run app/main.py --server.address $(FRONTEND_ADDRESS) --server.port $(FRONTEND_PORT) --server.headless true --browser.gatherUsageStats false & \
 	  wait -n
 
 # Lint and types first (cheap), then every test. pytest exits 5 when it collects no test: that is a

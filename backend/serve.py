@@ -2,8 +2,9 @@
 
 One place for how the server is started (Makefile, Docker, the browser tests): in the shared mode
 the HTTP parser is h11 with a request head capped at 32 KB (431 beyond it) that must arrive within
-HEADER_TIMEOUT_S (idle and slowloris connections are closed by the server itself,
-backend/hosting/heads.py), and every mode bounds concurrent connections and idle keep-alive time;
+HEADER_TIMEOUT_S, and its body within BODY_TIMEOUT_S (idle, slowloris and slow-body connections are
+closed by the server itself, backend/hosting/heads.py), one client address holds at most
+CONNECTIONS_PER_ADDRESS connections, and every mode bounds concurrent connections and idle keep-alive time;
 a reverse proxy with timeouts still goes in front of a public instance (docker-compose.hosted.yml).
 """
 
@@ -29,7 +30,9 @@ def uvicorn_options(settings: Settings) -> dict[str, Any]:
                                "backlog": 2048, "proxy_headers": True,
                                "forwarded_allow_ips": settings.forwarded_allow_ips}
     if settings.shared:
-        options.update(http=bounded_h11(settings.header_timeout_s, MAX_REQUEST_HEAD_BYTES),
+        trusted = frozenset(ip.strip() for ip in settings.forwarded_allow_ips.split(",") if ip.strip())
+        options.update(http=bounded_h11(settings.header_timeout_s, MAX_REQUEST_HEAD_BYTES, settings.body_timeout_s,
+                                        settings.connections_per_address, trusted),
                        h11_max_incomplete_event_size=MAX_REQUEST_HEAD_BYTES)
     return options
 
