@@ -9,7 +9,7 @@ import streamlit as st
 from app.components import JobView, format_number, method_page, param_widget, show_figures, table
 
 NAME = "lift_offline_rl"
-LEFT = ("dimension", "trajectories", "partial_observation", "help_logging", "ablations", "trajectory_sweep")
+LEFT = ("dimension", "trajectories", "partial_observation", "ablations", "trajectory_sweep")
 RIGHT = ("train_steps", "alpha", "evaluations", "eval_episodes", "seeds", "seed")
 NUMBERS = {"trajectories", "train_steps", "alpha", "eval_episodes", "seed"}
 
@@ -38,7 +38,9 @@ def render(job: JobView) -> None:
                      "mean steps": format_number(steps, 3), "transitions": format_number(int(sum(v["transitions"]) / n)),
                      "per seed (%)": ", ".join(format_number(100 * s, 3) for s in v["success_rate"])})
     table(rows, caption=f"Straight-line steps on the first seed's episodes: {format_number(r['optimal_steps'], 3)}; "
-                        f"targets located by trilateration: {r['targets_recovered']} of {r['trajectories']}.")
+                        f"actions taken over by the augmentor: {r['replaced_actions']}; shortcut transitions: "
+                        f"{r['shortcut_transitions']} (first seed). Success is on test episodes, with the checkpoint "
+                        "chosen on separate validation episodes.")
     if len(r["sweep"]) > 1:
         st.subheader("Success rate against the number of logs (first seed)")
         table([{"logged trajectories": s["trajectories"],

@@ -1,10 +1,12 @@
-"""Trajectory augmentation: recover the target from logged rewards, then add relabelled shortcut transitions.
+"""Shortcut synthesis (the paper's Algorithm 1): summed logged actions between logged states, kept under a value
+condition, using only what was logged (no model, no target estimate).
 
-The reward is -||x - target||, so each logged (position, reward) pair is a sphere around the target;
-D + 1 affinely independent positions determine it (trilateration). With the recovered target every
-synthetic transition under the known dynamics gets its exact reward and observation ("relabelled").
-Shortcuts: from every logged state straight to the target, and from a logged state straight to a later
-logged state of the same episode (paths the coordinate walk never took).
+For a logged trajectory with rewards r_0..r_{T-1}, G_i = sum_{k>=i} gamma^{k-i} r_k is the Monte-Carlo return
+(G_T = 0). For positions i < j - 1 the candidate action is a = sum_{k=i}^{j-1} a_k; it is kept when
+gamma G_j - G_i + r_{j-1} >= C sum_k ||a_k|| (C = 0, the paper's default) and a is one action (every coordinate in
+[-1, 1]; with the linear dynamics x' = x + STEP a it then moves x_i exactly to x_j away from the box walls). The
+synthetic transition is (o_i, a, r_{j-1}, o_j), terminal when j ends a successful episode. Per position one kept
+candidate is drawn with probability proportional to its reward minus the smallest candidate reward.
 """
 
 from __future__ import annotations
@@ -15,15 +17,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from models.lift_offline_rl.env import STEP, Positioning
-
 if TYPE_CHECKING:
     from models.lift_offline_rl.logging_policy import Trajectory
 
-__all__ = ["PAIRS_PER_STATE", "Transitions", "augmented", "raw", "shortcut", "straight_action", "trilaterate"]
+__all__ = ["GAMMA", "Candidate", "Transitions", "augmented", "candidates", "mc_returns", "raw", "shortcuts"]
 
-PAIRS_PER_STATE = 2  # shortcuts from each logged state to random later logged states
-RANK_TOLERANCE = 1e-6
+GAMMA = 0.99  # discount of the Monte-Carlo returns (the learner's gamma)
+VALUE_MARGIN = 0.0  # C of the value condition (the paper's default)
 
 
 @dataclass(frozen=True)
@@ -49,45 +49,61 @@ class Transitions:
                      ("observations", "actions", "rewards", "next_observations", "terminals")))
 
 
-def trilaterate(positions: np.ndarray, distances: np.ndarray) -> np.ndarray | None:
-    """The point at the given distances from the given positions (least squares), or None when the positions
-    do not span D dimensions.
+@dataclass(frozen=True)
+class Candidate:
+    """A kept shortcut from logged position i to logged position j (j >= i + 2) with the summed action."""
 
-    ||p_i - t||^2 = d_i^2 minus the same equation for p_0 is linear in t:
-    2 (p_i - p_0) . t = ||p_i||^2 - ||p_0||^2 - d_i^2 + d_0^2.
-    """
-    if positions.shape[0] < positions.shape[1] + 1:
-        return None
-    A = 2.0 * (positions[1:] - positions[0])
-    b = (positions[1:] ** 2).sum(1) - (positions[0] ** 2).sum() - distances[1:] ** 2 + distances[0] ** 2
-    singular = np.linalg.svd(A, compute_uv=False)
-    if singular[-1] < RANK_TOLERANCE * max(singular[0], 1.0):
-        return None
-    solution, *_ = np.linalg.lstsq(A, b, rcond=None)
-    return np.asarray(solution)
+    i: int
+    j: int
+    action: np.ndarray
+    reward: float
 
 
-def straight_action(position: np.ndarray, goal: np.ndarray) -> np.ndarray:
-    """The action that moves straight at the goal, at most STEP per coordinate (exact arrival when in reach)."""
-    return np.clip((goal - position) / STEP, -1.0, 1.0)
+def mc_returns(rewards: np.ndarray, gamma: float = GAMMA) -> np.ndarray:
+    """G_0..G_T with G_T = 0 and G_i = r_i + gamma G_{i+1}."""
+    out = np.zeros(len(rewards) + 1)
+    for i in range(len(rewards) - 1, -1, -1):
+        out[i] = rewards[i] + gamma * out[i + 1]
+    return out
 
 
-def shortcut(env: Positioning, start: np.ndarray, goal: np.ndarray, target: np.ndarray, steps: int) -> Transitions:
-    """At most `steps` transitions from `start` straight to `goal`, rewards and observations from `target`;
-    stops on arrival or on success (terminal)."""
-    rows: list[tuple[np.ndarray, np.ndarray, float, np.ndarray, float]] = []
-    x = start
-    for _ in range(steps):
-        action = straight_action(x, goal)
-        moved, reward, hit = env.step(x[None], action[None], target[None])
-        rows.append((env.observe(x, target), action, float(reward[0]), env.observe(moved[0], target), float(hit[0])))
-        x = moved[0]
-        if hit[0] or np.allclose(x, goal):
-            break
+def candidates(trajectory: Trajectory, gamma: float = GAMMA, margin: float = VALUE_MARGIN) -> list[Candidate]:
+    """Every (i, j), j >= i + 2, whose summed action is one action and meets the value condition."""
+    a, r = trajectory.actions, trajectory.rewards
+    G = mc_returns(r, gamma)
+    T = len(r)
+    kept = []
+    for i in range(T):
+        total, length = np.zeros(a.shape[1]), 0.0
+        for j in range(i + 1, T + 1):
+            total = total + a[j - 1]
+            length += float(np.linalg.norm(a[j - 1]))
+            if j < i + 2 or np.abs(total).max() > 1.0:
+                continue
+            if gamma * G[j] - G[i] + r[j - 1] >= margin * length:
+                kept.append(Candidate(i, j, total.copy(), float(r[j - 1])))
+    return kept
+
+
+def shortcuts(trajectory: Trajectory, rng: np.random.Generator, gamma: float = GAMMA) -> Transitions:
+    """One kept candidate per logged position, drawn with probability proportional to reward - min reward."""
+    found = candidates(trajectory, gamma)
+    d = trajectory.actions.shape[1]
+    rows = []
+    for i in sorted({c.i for c in found}):
+        mine = [c for c in found if c.i == i]
+        rewards = np.array([c.reward for c in mine])
+        weight = rewards - rewards.min()
+        pick = mine[int(rng.choice(len(mine), p=weight / weight.sum()))] if weight.sum() > 0 else mine[
+            int(rng.integers(len(mine)))]
+        rows.append(pick)
     if not rows:
-        return Transitions.concat([], env.dimension)
-    o, a, r, o2, done = zip(*rows, strict=True)
-    return Transitions(np.array(o), np.array(a), np.array(r), np.array(o2), np.array(done))
+        return Transitions.concat([], d)
+    last = trajectory.length
+    o = trajectory.observations
+    return Transitions(np.array([o[c.i] for c in rows]), np.array([c.action for c in rows]),
+                       np.array([c.reward for c in rows]), np.array([o[c.j] for c in rows]),
+                       np.array([1.0 if (c.j == last and trajectory.success) else 0.0 for c in rows]))
 
 
 def _logged(trajectory: Trajectory) -> Transitions:
@@ -104,30 +120,7 @@ def raw(trajectories: Sequence[Trajectory], dimension: int) -> Transitions:
     return Transitions.concat([_logged(t) for t in trajectories], dimension)
 
 
-def augmented(env: Positioning, trajectories: Sequence[Trajectory], rng: np.random.Generator, *,
-              target_shortcuts: bool = True, state_shortcuts: bool = True) -> tuple[Transitions, int, float]:
-    """Logged transitions plus shortcuts for every episode whose target the rewards determine.
-
-    `target_shortcuts`: from every logged state straight to the trilaterated target; `state_shortcuts`:
-    relabelled paths from a logged state straight to later logged states (the ablations switch each off).
-    Returns the transitions, the number of episodes whose target was recovered, and the largest recovery
-    error (0 when none was recovered; the true target is read only for this diagnostic).
-    """
-    parts = [_logged(t) for t in trajectories]
-    recovered, worst_error = 0, 0.0
-    for trajectory in trajectories:
-        estimate = trilaterate(trajectory.positions[1:], -trajectory.rewards)
-        if estimate is None:
-            continue
-        recovered += 1
-        worst_error = max(worst_error, float(np.abs(estimate - trajectory.target).max()))
-        visited = trajectory.positions
-        for i in range(len(visited) - 1):
-            if target_shortcuts:
-                parts.append(shortcut(env, visited[i], estimate, estimate, env.horizon))
-            if not state_shortcuts:
-                continue
-            later = np.arange(i + 2, len(visited))
-            for j in rng.choice(later, size=min(PAIRS_PER_STATE, later.size), replace=False):
-                parts.append(shortcut(env, visited[i], visited[j], estimate, env.horizon))
-    return Transitions.concat(parts, env.dimension), recovered, worst_error
+def augmented(trajectories: Sequence[Trajectory], dimension: int, rng: np.random.Generator) -> Transitions:
+    """The logged transitions plus one Algorithm-1 shortcut per logged position that has one."""
+    return Transitions.concat([_logged(t) for t in trajectories] + [shortcuts(t, rng) for t in trajectories],
+                              dimension)

@@ -20,6 +20,8 @@ class Evaluation:
     mean_return: float
     mean_steps: float
     paths: np.ndarray  # episodes x (horizon + 1) x D positions (frozen after success)
+    successes: np.ndarray  # per episode: 1.0 when it reached the target
+    steps: np.ndarray  # per episode: steps taken
 
 
 def rollout(env: Positioning, policy: Policy, starts: np.ndarray, targets: np.ndarray) -> Evaluation:
@@ -41,4 +43,5 @@ def rollout(env: Positioning, policy: Policy, starts: np.ndarray, targets: np.nd
             break
     while len(paths) < env.horizon + 1:
         paths.append(x.copy())
-    return Evaluation(float(np.mean(~alive)), float(returns.mean()), float(steps.mean()), np.stack(paths, axis=1))
+    return Evaluation(float(np.mean(~alive)), float(returns.mean()), float(steps.mean()), np.stack(paths, axis=1),
+                      (~alive).astype(float), steps)

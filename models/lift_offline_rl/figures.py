@@ -10,7 +10,7 @@ from models.lift_offline_rl.result import Result
 
 __all__ = ["figures"]
 
-STYLE = {"logged": ("#7f7f7f", "solid"), "logged with help": ("#2ca02c", "dot"), "shortcut": ("#ff7f0e", "dash"),
+STYLE = {"logged": ("#7f7f7f", "solid"), "logged with the augmentor": ("#2ca02c", "dot"), "shortcut": ("#ff7f0e", "dash"),
          "learned (raw)": ("#1f77b4", "solid"), "learned (augmented)": ("#d62728", "solid")}
 
 

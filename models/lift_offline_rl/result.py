@@ -12,16 +12,14 @@ from models.common.contract import Artifact, MethodResult
 
 __all__ = ["VARIANTS", "CurvePoint", "Pair", "PathKind", "Result", "SweepPoint", "VariantScore"]
 
-PathKind = Literal["logged", "logged with help", "shortcut", "learned (raw)", "learned (augmented)"]
+PathKind = Literal["logged", "logged with the augmentor", "shortcut", "learned (raw)", "learned (augmented)"]
 
 VARIANTS = {
     "raw": "TD3+BC on the raw logs (standard offline RL)",
-    "augmented": "TD3+BC on the LIFT-augmented data",
-    "no_help": "ablation: augmented, logger not helped",
-    "no_target_shortcuts": "ablation: no shortcuts to the trilaterated target",
-    "no_state_shortcuts": "ablation: no relabelled state-to-state shortcuts",
-    "help_only": "ablation: helped logs only, no shortcuts",
-    "bc_augmented": "behaviour cloning on the augmented data",
+    "augmented": "TD3+BC on LIFT-SC data (augmented collection + shortcuts)",
+    "shortcuts_only": "ablation: raw logs + shortcuts (CQL-SC's data)",
+    "lift_only": "ablation: augmented collection, no shortcuts (LIFT's data)",
+    "bc_augmented": "behaviour cloning on the LIFT-SC data",
 }
 
 
@@ -80,15 +78,14 @@ class Result(MethodResult):
     dimension: int
     trajectories: int
     partial_observation: bool
-    help_logging: bool
     train_steps: int
     success_rate: Pair
     mean_return: Pair
     mean_steps: Pair
     transitions: IntPair
-    logging_success_rate: Pair  # share of logged episodes that reached the target (unhelped, helped)
-    targets_recovered: int  # augmented episodes whose target the rewards determined
-    recovery_error: float  # largest |estimate - target| over those (a diagnostic; the learner never sees targets)
+    logging_success_rate: Pair  # share of second-half episodes that reached the target (plain walk, augmentor)
+    replaced_actions: int  # actions the augmentor took over in the second half (first seed)
+    shortcut_transitions: int  # Algorithm-1 shortcut transitions in the LIFT-SC data (first seed)
     optimal_steps: float  # straight-line steps needed on the evaluation episodes (the best possible mean)
     curves: list[CurvePoint]
     sweep: list[SweepPoint]
@@ -104,9 +101,10 @@ class Result(MethodResult):
         for v in self.variants:
             out[f"{v.label}: success (%) / mean steps"] = f"{v.text(v.success_rate, 100)} / {v.text(v.mean_steps)}"
         out["Straight-line steps on the evaluation episodes (first seed)"] = round(self.optimal_steps, 1)
-        out["Logging policy success, unhelped / helped (%, first seed)"] = (
+        out["Second-half logs reaching the target, plain walk / with the augmentor (%, first seed)"] = (
             f"{self.logging_success_rate.raw:.0%} / {self.logging_success_rate.augmented:.0%}")
-        out["Targets recovered by trilateration (first seed)"] = f"{self.targets_recovered} / {self.trajectories}"
+        out["Actions taken over by the augmentor; shortcut transitions (first seed)"] = (
+            f"{self.replaced_actions}; {self.shortcut_transitions}")
         return out
 
     def artifacts(self) -> dict[str, Artifact]:
