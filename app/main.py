@@ -9,7 +9,7 @@ import streamlit as st
 
 from app import client
 from app.components.identity import access, ensure_token, token_sidebar
-from app.components.widgets import methods
+from app.components.schema import methods
 
 PAGES_DIR = Path(__file__).resolve().parent / "pages"
 

@@ -1,31 +1,22 @@
 """The page kit: every method page is a thin composition of these."""
 
 from app.components.banner import backend_banner
+from app.components.controls import (
+           KitInputError,
+           apply_params,
+           param_widget,
+           pending_input_errors,
+           report_input_error,
+)
+from app.components.examples import CUSTOM, example_picker
 from app.components.history import history_panel, verdict_of
 from app.components.identity import access, ensure_token, owner_id, token_sidebar
 from app.components.jobview import JobView
 from app.components.page import method_page, page_header, show_job
 from app.components.results import claims_table, downloads_panel, show_figures, show_metrics, verdict_banner
+from app.components.schema import examples, field_schema, method_info, methods, param_key, resource
 from app.components.status import TERMINAL, JobStatus
-from app.components.widgets import (
-    CUSTOM,
-    KitInputError,
-    apply_params,
-    edit_table,
-    example_picker,
-    examples,
-    field_schema,
-    format_number,
-    mark,
-    method_info,
-    methods,
-    param_key,
-    param_widget,
-    pending_input_errors,
-    report_input_error,
-    resource,
-    table,
-)
+from app.components.tables import edit_table, format_number, mark, table
 
 __all__ = ["CUSTOM", "TERMINAL", "JobStatus", "claims_table", "format_number", "access", "ensure_token", "token_sidebar", "JobView", "KitInputError", "apply_params", "backend_banner", "downloads_panel", "edit_table",
            "example_picker", "examples", "field_schema", "history_panel", "mark", "method_info", "method_page",

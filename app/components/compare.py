@@ -15,7 +15,7 @@ from app import client
 from app.components.jobview import JobView
 from app.components.plain import plain
 from app.components.status import JobStatus
-from app.components.widgets import format_number
+from app.components.tables import format_number
 
 __all__ = ["claims_side_by_side", "compare_panel", "overlay", "side_by_side", "wanted_ids"]
 

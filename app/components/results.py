@@ -10,8 +10,8 @@ import streamlit as st
 from app import client
 from app.components.jobview import JobView, VerdictView
 from app.components.plain import plain
+from app.components.tables import format_number, table
 from app.components.verdict import verdict_sentence
-from app.components.widgets import format_number, table
 
 __all__ = ["claims_table", "downloads_panel", "show_figures", "show_metrics", "verdict_banner"]
 

@@ -26,8 +26,8 @@ from app.components import (
     show_metrics,
     table,
 )
+from app.components.controls import bound_problem
 from app.components.plain import plain
-from app.components.widgets import bound_problem
 
 NAME = "layout"
 RELATION_TYPES = ["against_wall", "left_of", "right_of", "in_front_of", "behind", "west_of", "east_of", "south_of",

@@ -8,18 +8,50 @@ blocked door or window). A failing layout is reported `unsolved`, with what fail
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import Protocol
 
 import numpy as np
 
 from models.layout.geometry import collisions, out_of_room
 from models.layout.relations import blocked_openings, check_all
-from models.layout.scene import Relation, Scene
+from models.layout.scene import Obj, Opening, Relation, Room, Scene
 
-if TYPE_CHECKING:
-    from models.layout.result import Result
+__all__ = ["ReportedLayout", "exact_violations", "reported_violations"]
 
-__all__ = ["exact_violations", "reported_violations"]
+
+class _Pose(Protocol):
+    x: float
+    y: float
+    z: float
+    yaw: float
+
+
+class _KeptRelation(Protocol):
+    index: int
+    type: str
+    a: str
+    b: str | None
+    wall: str | None
+    corner: str | None
+    axis: str | None
+    distance: float | None
+    dropped: bool
+
+
+class ReportedLayout(Protocol):
+    """What the gate reads of a result (models.layout.result.Result has it): the gate sits below the result."""
+
+    @property
+    def layout(self) -> Mapping[str, _Pose]: ...
+    @property
+    def boxes(self) -> Sequence[Obj]: ...
+    @property
+    def relations(self) -> Sequence[_KeptRelation]: ...
+    @property
+    def room(self) -> Room: ...
+    @property
+    def openings(self) -> Sequence[Opening]: ...
 
 
 def exact_violations(scene: Scene, relations: list[Relation], poses: np.ndarray) -> list[str]:
@@ -41,7 +73,7 @@ def _violations(scene: Scene, relations: list[Relation], poses: np.ndarray) -> l
     return out
 
 
-def reported_violations(result: Result) -> list[tuple[str, int | None]]:
+def reported_violations(result: ReportedLayout) -> list[tuple[str, int | None]]:
     """What the exact checks reject in the result's own layout, over the relations it kept (not dropped);
     a relation's entry carries its index in `result.relations`."""
     if set(result.layout) != {b.name for b in result.boxes}:

@@ -11,6 +11,7 @@ from typing import Any, Literal
 from pydantic import AliasChoices, BaseModel, Field, model_serializer, model_validator
 
 from models.common import Answer, Artifact, MethodResult
+from models.layout.gate import reported_violations
 from models.layout.scene import Obj, Opening, Room, Scene
 
 __all__ = ["AblationRow", "ClusterOut", "LayoutMetrics", "MilpReport", "PoseOut", "RelationVerdict", "Result", "Status",
@@ -136,8 +137,6 @@ class Result(MethodResult):
         """The last word after every solver: an `ok` layout that fails any exact check becomes `unsolved`."""
         if self.status != "ok":
             return self
-        from models.layout.gate import reported_violations
-
         failed = reported_violations(self)
         if failed:
             self.status = "unsolved"

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
 
 from plotly.colors import sample_colorscale
-
-if TYPE_CHECKING:
-    from models.shapley_graph.result import Result
 
 __all__ = ["SCALE", "colour", "molecule_svg"]
 
@@ -24,16 +21,15 @@ def _rgb(value: float, bound: float) -> tuple[float, float, float]:
     return (r, g, b)
 
 
-def molecule_svg(result: Result, size: tuple[int, int] = (560, 420)) -> str:
+def molecule_svg(smiles: str, phi: Mapping[int, float], sii: Mapping[tuple[int, int], float],
+                 size: tuple[int, int] = (560, 420)) -> str:
     """rdMolDraw2D SVG with atom indices (as in the charts), atoms coloured by phi and bonds by SII."""
     from rdkit import Chem
     from rdkit.Chem import AllChem
     from rdkit.Chem.Draw import rdMolDraw2D
 
-    mol = Chem.MolFromSmiles(result.smiles)
+    mol = Chem.MolFromSmiles(smiles)
     AllChem.Compute2DCoords(mol, canonOrient=True)  # type: ignore[attr-defined]
-    phi = {a.index: a.shapley for a in result.atoms}
-    sii = {(p.i, p.j): p.sii for p in result.interactions}
     phi_bound = max((abs(v) for v in phi.values()), default=0.0) or 1e-9
     bond_values = {b.GetIdx(): sii[tuple(sorted((b.GetBeginAtomIdx(), b.GetEndAtomIdx())))]  # type: ignore[index]
                    for b in mol.GetBonds()}

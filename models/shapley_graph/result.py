@@ -9,6 +9,7 @@ from typing import Literal
 from pydantic import BaseModel
 
 from models.common import Artifact, MethodResult
+from models.shapley_graph.depiction import molecule_svg
 
 __all__ = [
     "AtomValue",
@@ -179,8 +180,6 @@ class Result(MethodResult):
         return rows
 
     def artifacts(self) -> dict[str, Artifact]:
-        from models.shapley_graph.depiction import molecule_svg
-
         exact_atoms = {a.index: a for a in self.exact.atoms} if self.exact else {}
         exact_pairs = {(p.i, p.j): p for p in self.exact.interactions} if self.exact else {}
         atoms = io.StringIO()
@@ -200,7 +199,8 @@ class Result(MethodResult):
             writer.writerow([p.i, p.j, self.elements[p.i], self.elements[p.j], int(p.bonded), f"{p.sii:.10g}",
                              _num(p.sii_std), _num(ex.sii if ex else None), f"{p.stii:.10g}", f"{p.banzhaf:.10g}"])
         files = {"shapley.csv": Artifact.csv(atoms.getvalue()), "interactions.csv": Artifact.csv(pairs.getvalue()),
-                 "molecule.svg": Artifact.text(molecule_svg(self), "image/svg+xml")}
+                 "molecule.svg": Artifact.text(molecule_svg(self.smiles, {a.index: a.shapley for a in self.atoms},
+                                                                  {(p.i, p.j): p.sii for p in self.interactions}), "image/svg+xml")}
         tables: dict[str, list[BaseModel]] = {"baselines.csv": list(self.baselines),
                                               "error_curve.csv": list(self.error_curve),
                                               "masking.csv": list(self.masking_comparison)}

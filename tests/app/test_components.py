@@ -261,7 +261,7 @@ def test_the_claims_table_shows_paper_ours_and_holds_and_the_banner_counts_them(
 ])
 def test_every_out_of_range_number_is_named_with_its_bound(prop: dict, value: float, words: str) -> None:
     """One wording for every bound, exclusive ones included (the browser test looks for it on every page)."""
-    from app.components.widgets import bound_problem
+    from app.components.controls import bound_problem
 
     assert bound_problem(prop, value, "Rate") == f"Rate: {value:g} {words}"
     assert bound_problem(prop, 0.5, "Rate") == ""

@@ -1,0 +1,84 @@
+"""Tables and numbers as people read them: significant digits, dashes for missing values, marks."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+__all__ = ["edit_table", "format_number", "mark", "readable", "table"]
+
+
+def readable(frame: pd.DataFrame) -> pd.DataFrame:
+    """The frame as people read it: floats to significant digits, missing values as dashes (no None, nan
+    or 17-digit floats); integer and text columns as they are."""
+    out = frame.copy()
+    for column in out.columns:
+        values = out[column]
+        if values.dtype.kind in "iub":
+            continue
+        if values.dtype.kind == "f" or values.isna().any() or values.map(lambda v: isinstance(v, float)).any():
+            out[column] = values.map(_cell).astype(object)
+    return out
+
+
+def _cell(value: Any) -> Any:
+    if isinstance(value, (str, int, list, tuple, dict)):
+        return value
+    if value is None or isinstance(value, float) or pd.isna(value):
+        return format_number(None if value is None or pd.isna(value) else float(value))
+    return value
+
+
+def table(rows: pd.DataFrame | Sequence[Mapping[str, Any]], *, key: str | None = None, height: int | None = None,
+          column_config: Mapping[str, Any] | None = None, caption: str | None = None) -> pd.DataFrame:
+    """A read-only table (the one place pages call `st.dataframe` for results); returns the frame."""
+    frame = rows if isinstance(rows, pd.DataFrame) else pd.DataFrame(list(rows))
+    frame = readable(frame)
+    kwargs: dict[str, Any] = {"hide_index": True, "width": "stretch"}
+    if height is not None:
+        kwargs["height"] = height
+    if column_config is not None:
+        kwargs["column_config"] = dict(column_config)
+    if key is not None:
+        kwargs["key"] = key
+    st.dataframe(frame, placeholder="—", **kwargs)  # a missing value is a dash, never "None"
+    if caption:
+        st.caption(caption)
+    return frame
+
+
+def format_number(value: Any, digits: int = 4) -> str:
+    """A number for people: `digits` significant digits, no exponent at ordinary sizes, '—' when missing."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "—"
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return str(value)
+    if isinstance(value, int):
+        return str(value)
+    if math.isinf(value):
+        return "∞" if value > 0 else "-∞"
+    if value == 0:
+        return "0"
+    magnitude = abs(value)
+    if 1e-3 <= magnitude < 1e6:
+        decimals = max(0, digits - 1 - math.floor(math.log10(magnitude)))
+        text = f"{value:.{decimals}f}"
+        return text.rstrip("0").rstrip(".") if "." in text else text
+    return f"{value:.{digits - 1}e}"
+
+
+def mark(ok: bool | None) -> str:
+    """✅ for a check that holds, ❌ for one that fails, — when it does not apply."""
+    if ok is None:
+        return "—"
+    return "✅" if ok else "❌"
+
+
+def edit_table(frame: pd.DataFrame, **kwargs: Any) -> pd.DataFrame:
+    """An editable input table (`st.data_editor`) whose empty cells show empty, not "None": in an input
+    table an empty cell means "not set" (an optional field), which the page turns into a missing param."""
+    return st.data_editor(frame, placeholder="", **kwargs)
