@@ -1,11 +1,12 @@
 """Extra-Merge benchmarks, run side by side:
 
-* runtime of the default run now (a 28k-parameter transformer on the HMM corpus, 1,600 steps, two analysis
-  points) against the previous version (a 7k-parameter MLP on an order-3 Markov chain, 1,200 steps), each in a
-  fresh subprocess with one thread: wall and user CPU seconds (the machine is shared; CPU seconds are the figure);
+* runtime of the default run now (issue 39: warm-up-stable-decay, late-stage cut, per-token losses, the lag
+  shift, EMA/LAWA grids 1..128) against the previous version (537caab: cosine, half-way cut, mean losses), each
+  in a fresh subprocess with one thread: wall and user CPU seconds (the machine is shared; CPU is the figure);
 * evaluation of one parameter vector on a split: reloading the vector into one model (vector_to_parameters) vs
   building a fresh model per evaluation (the straightforward way), same loss;
-* the per-seed table and the claims over seeds 0, 1, 2.
+* the per-seed table (top-1 variance shares merged / raw / random walk, the regime gate, every method's test
+  loss and tuned choice) and the claims with their intervals and nulls over seeds 0, 1, 2.
 
     python benchmarks/bench_extra_merge.py [--quick]
 """
@@ -36,7 +37,7 @@ from models.extra_merge.corpus import make_corpus  # noqa: E402
 from models.extra_merge.model import TinyTransformer, evaluate  # noqa: E402
 from models.extra_merge.params import Params  # noqa: E402
 
-PREVIOUS = "c45ca62"  # the commit before the issue-26 versions of extra_merge and erm_overfit
+PREVIOUS = "537caab"  # the version the turn-4 review read (before issue 39)
 _RUN = ("import json, sys, torch; torch.set_num_threads(1); from models.common import no_progress; "
         "from importlib import import_module; spec = import_module('models.' + sys.argv[1]).SPEC; "
         "spec.run(spec.params_model.model_validate(json.loads(sys.argv[2])), no_progress)")
@@ -88,15 +89,22 @@ def evaluation_speed(repeats: int) -> None:
 def headline(seeds: list[int]) -> None:
     result = SPEC.run(Params(seed=seeds[0], seeds=len(seeds)), no_progress)
     print(f"\nDefault run over seeds {seeds}: test loss (nats/token); floor {result.floor:.4f} (first seed)")
-    print("seed | phase (step) | falling | last | merge | EMA (k) | LAWA (k) | Extra-Merge (beta) | gain | share | top-1")
+    print("seed | phase (step) | falling | share merged/raw/walk | regime | last | merge | EMA (k) | LAWA (k) | "
+          "Extra-Merge (beta) | shift (gamma)")
     for s in result.seeds_run:
         for c in (s.falling, s.plateau):
-            print(f"{s.seed:4d} | {c.phase} ({c.step}) | {c.still_falling} | {c.loss_last:.5f} | {c.loss_merge:.5f} | "
-                  f"{c.loss_ema:.5f} ({c.ema_k}) | {c.loss_lawa:.5f} ({c.lawa_k}) | {c.loss_extrapolated:.5f} "
-                  f"({c.beta:g}) | {c.gain:+.5f} | {c.gain_share:+.3f} | {c.top1_raw:.2f}/{c.top1_merged:.2f}")
+            print(f"{s.seed:4d} | {c.phase} ({c.step}) | {c.still_falling} | {c.pca_merged:.2f}/{c.pca_raw:.2f}/"
+                  f"{c.pca_random_walk:.2f} | {c.regime} | {c.loss_last:.5f} | {c.loss_merge:.5f} | {c.loss_ema:.5f} "
+                  f"({c.ema_k}) | {c.loss_lawa:.5f} ({c.lawa_k}) | {c.loss_extrapolated:.5f} ({c.beta:g}) | "
+                  f"{c.loss_shift:.5f} ({c.gamma:g})")
     for claim in result.claims:
-        print(f"  {claim.id:20s} {claim.holds:9s} {claim.ours.text}")
-    print(f"  verdict: {result.verdict().label}")
+        interval = claim.test.interval if claim.test else None
+        null = f"{claim.null.name} {claim.null.value:.4g}" if claim.null and claim.null.value is not None else "-"
+        print(f"  {claim.id:20s} {claim.holds:10s} mean {claim.ours.mean if claim.ours.mean is not None else '-'} "
+              f"interval {interval} null {null}")
+    verdict = result.verdict()
+    print(f"  verdict: {verdict.kind}, {verdict.held} of {verdict.tested} tested headline claims held "
+          f"({verdict.headline} headline), beaten by {list(verdict.beaten_by)}")
 
 
 def main() -> None:

@@ -3,7 +3,9 @@
 Both run the same policy-gradient update on the same uniforms (checked: identical incorrect-mass
 paths), so the ratio isolates the vectorisation over seeds and group samples. A second table runs
 the default sweep of J over three base seeds and prints the final incorrect mass, the steps to
-reach 0.05, the fitted exponent of time vs 1/J and the verdict of each run.
+reach 0.05, the worst rate-law deviation, the competition run (decoupling on the concentration clock
+against the step clock, the favoured mode's final share against J = 0) and the verdict of each run. A
+third part times the default run now against the version before issue 39 (537caab), one thread each.
 
     python benchmarks/bench_rlvr_noise.py [--quick]
 """
@@ -24,6 +26,9 @@ from models.common import no_progress  # noqa: E402
 from models.rlvr_noise import SPEC  # noqa: E402
 from models.rlvr_noise.dynamics import Verifier, bandit_grpo  # noqa: E402
 from models.rlvr_noise.params import Params  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_extra_merge import side_by_side  # noqa: E402
 
 
 def loop_grpo(verifier: Verifier, steps: int, group: int, modes: int, lr: float, x0: float,
@@ -92,7 +97,11 @@ def headline(base_seeds: list[int]) -> None:
         worst = [max((abs(getattr(t, side) / t.rate_law - 1) for t in timed if getattr(t, side) is not None),
                      default=float("nan")) for side in ("mean_field", "bandit_mean")]
         fits = " / ".join(f"{w:.3f}" for w in worst)
-        print(f"{seed:4d} | {finals} | {times} | {fits} | {result.verdict().label}")
+        claims = {c.id: c for c in result.claims}
+        comp = " ".join(f"{k} {claims[k].ours.mean:.3f} (null {claims[k].null.value:.3f}, {claims[k].holds})"
+                        for k in ("decoupling", "winner") if claims[k].ours.mean is not None and claims[k].null)
+        verdict = result.verdict()
+        print(f"{seed:4d} | {finals} | {times} | {fits} | {comp} | {verdict.kind} {verdict.held}/{verdict.tested}")
 
 
 def main() -> None:
@@ -101,6 +110,7 @@ def main() -> None:
     args = parser.parse_args()
     speed(steps=50 if args.quick else 200, seeds=4 if args.quick else 16)
     headline([0, 1, 2])
+    side_by_side("rlvr_noise", {}, {}, "537caab")
 
 
 if __name__ == "__main__":

@@ -86,6 +86,12 @@ the mass) and 30-50% later at $J = 0.7$, where $\mathrm{TPR} = 1$ and more and m
 and carry no advantage; the $J = 0$ variance then exceeds $t\,D$ by about a quarter (steps too large for
 the diffusion limit).
 
+**What we found on the competition** (held-out seeds 71-73, "Reproduce"; 64 runs each, J = 0.5, shares 0.6 / 0.13
+/ 0.13 / 0.13): the GRPO runs reach mass 0.05 after 93 steps against the rate law's 176, i.e. 47% sooner on the
+step clock, but at tau = 179, +1.5% (interval -0.4% to +2.8%) on the concentration clock; the favoured mode ends
+with 0.994 of the correct class against 0.59 for the same runs at J = 0. The decoupling holds as a change of
+clock, not as the equal-split law verbatim: the inner competition speeds the outer flow.
+
 *Citation*: A. Rad, K. Filom, D. Keivan, P. Mohajerin Esfahani, E. Kamalinejad. Rate or Fate?
 RLV$^\varepsilon$R: Reinforcement Learning with Verifiable Noisy Rewards. ICML 2026 (arXiv:2601.04411).
 """

@@ -17,7 +17,7 @@ def _page() -> AppTest:
     return at
 
 
-def test_a_short_run_shows_the_claims_table_the_masses_and_four_figures(live_backend: str) -> None:
+def test_a_short_run_shows_the_claims_table_the_masses_the_competition_and_six_figures(live_backend: str) -> None:
     at = _page()
     at.text_input(key=f"{NAME}.j_values").set_value("-0.2, 0, 0.3")
     at.number_input(key=f"{NAME}.steps").set_value(150)
@@ -27,10 +27,12 @@ def test_a_short_run_shows_the_claims_table_the_masses_and_four_figures(live_bac
     assert not at.exception
     assert "The paper's claims, checked here" in [h.value for h in at.subheader]
     claims = next(df.value for df in at.dataframe if "Claim" in df.value.columns)
-    assert len(claims) == 6
+    assert len(claims) == 9
     finals = next(df.value for df in at.dataframe if "bandit mean" in df.value.columns)
     assert [float(v) for v in finals["J"]] == [-0.2, 0.0, 0.3]
-    assert len(at.get("plotly_chart")) == 4
+    competition = next(df.value for df in at.dataframe if "favoured share at the end" in df.value.columns)
+    assert len(competition) == 1 and "None" not in competition.to_string()
+    assert len(at.get("plotly_chart")) == 6
     assert "None" not in page_text(at) and "nan" not in page_text(at)
 
 
