@@ -9,7 +9,8 @@ from models.rc_fcl.result import METHOD_LABELS, Result
 
 __all__ = ["figures"]
 
-COLOURS = {"rc_fcl": "#d62728", "fedavg": "#1f77b4", "fedprox": "#2ca02c", "drift_aware": "#9467bd"}
+COLOURS = {"rc_fcl": "#d62728", "fedavg": "#1f77b4", "fedprox": "#2ca02c", "drift_aware": "#9467bd",
+           "fedavg_replay": "#ff7f0e", "fedavg_genreplay": "#8c564b"}
 
 
 def _map(values: list[list[float | None]]) -> list[list[float | None]]:

@@ -16,6 +16,7 @@ from models.common.progress import MonotoneProgress
 from models.rc_fcl.claims import CLAIMS
 from models.rc_fcl.concepts import CONCEPTS, concept_data, plan_clients
 from models.rc_fcl.evaluation import (
+    DETECTION_DELAY,
     detection_rates,
     experience_ends,
     image_metrics,
@@ -34,9 +35,9 @@ BASELINES = tuple(m for m in METHODS if m != "rc_fcl")
 REPLAY_BASELINES = ("fedavg_replay", "fedavg_genreplay")
 
 
-def measurement(units: np.ndarray, floor_ok: bool = True, note: str = "") -> Measurement:
-    """A claim's value on one seed: the mean of its per-unit values (points per test image)."""
-    return Measurement(float(np.mean(units)), floor_ok=floor_ok, note=note)
+def measurement(units: np.ndarray, null: float | None = None) -> Measurement:
+    """A claim's value on one seed: the mean of its per-unit values (points per test image), with its null."""
+    return Measurement(float(np.mean(units)), units=units.tolist(), null=null)
 
 
 def build_federation(params: Params, seed: int) -> Federation:
@@ -95,19 +96,30 @@ def _measure(s: SeedSummary, fed: Federation, traces: dict[str, MethodTrace]) ->
     replay = min(REPLAY_BASELINES, key=lambda n: s.methods[n].forgetting or 0.0)
     d = s.detection["rc_fcl"]
 
-    def forgetting_gap(other: str) -> Measurement:
-        ours, theirs = images["rc_fcl"][1], images[other][1]
-        return Measurement(None) if ours is None or theirs is None else measurement(ours - theirs)
+    def forgetting_gap(ours: str, other: str, null: str) -> Measurement:
+        a, b, c = images[ours][1], images[other][1], images[null][1]
+        if a is None or b is None or c is None:
+            return Measurement(None)
+        return measurement(a - b, null=float(np.mean(c - b)))
 
+    blind_tpr = None if d.false_positive_rate is None else 1.0 - (1.0 - d.false_positive_rate) ** DETECTION_DELAY
     return {
-        "accuracy": measurement(images["rc_fcl"][0] - images[best][0]),
-        "forgetting": forgetting_gap("fedavg"),
-        "forgetting_replay": forgetting_gap(replay),
+        "accuracy": measurement(images["rc_fcl"][0] - images[best][0],
+                                null=float(np.mean(images["fedavg"][0] - images[best][0]))),
+        "forgetting": forgetting_gap("rc_fcl", "fedavg", "fedavg_genreplay"),
+        "forgetting_replay": forgetting_gap("rc_fcl", replay, "fedavg"),
         "tpr": Measurement(d.true_positive_rate, floor_ok=d.events > 0,
-                           note=f"{d.detected_events} of {d.events} events"),
+                           note=f"{d.detected_events} of {d.events} events",
+                           units=_outcomes(d.detected_events, d.events), null=blind_tpr),
         "fpr": Measurement(d.false_positive_rate, floor_ok=d.negatives >= MIN_NEGATIVES,
-                           note=f"{d.false_positives} of {d.negatives} client-rounds"),
+                           note=f"{d.false_positives} of {d.negatives} client-rounds",
+                           units=_outcomes(d.false_positives, d.negatives)),
     }
+
+
+def _outcomes(hits: int, trials: int) -> list[float] | None:
+    """0/1 per unit (their mean is the rate); None without units."""
+    return [1.0] * hits + [0.0] * (trials - hits) if trials else None
 
 
 def _clients(fed: Federation) -> list[ClientDrift]:
@@ -136,7 +148,9 @@ def run(params: Params, progress: Progress) -> Result:
         truth=truth_map(fed.plans, fed.participates), clients=_clients(fed), seconds=time.perf_counter() - start,
         claims=evaluate_claims(CLAIMS, {c.id: [m[c.id] for m in measured] for c in CLAIMS}, seeds),
     )
-    scores = {n: result.mean(n, "average_accuracy") for n in METHODS}
-    result.standing = Standing(metric="average accuracy", lower_is_better=False, method="rc_fcl",
-                               scores={n: v for n, v in scores.items() if v is not None}, labels=METHOD_LABELS)
+    unit_scores = {n: [image_metrics(t[n], experience_ends(f.plans, f.participates, len(CONCEPTS)))[0].tolist()
+                       for f, t in runs] for n in METHODS}
+    result.standing = Standing(metric="average accuracy (%)", lower_is_better=False, method="rc_fcl",
+                               seed_scores={n: [100 * s.methods[n].average_accuracy for s in per_seed] for n in METHODS},
+                               unit_scores=unit_scores, labels=METHOD_LABELS)
     return result

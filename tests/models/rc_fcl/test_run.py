@@ -113,6 +113,13 @@ def test_rc_fcl_replays_only_after_a_flag_and_the_claims_use_the_replay_baseline
     accuracy = next(c for c in result.claims if c.id == "accuracy")
     top = max(m.average_accuracy for n, m in s.methods.items() if n != "rc_fcl")
     assert accuracy.seeds[0].value == pytest.approx(100 * (s.methods["rc_fcl"].average_accuracy - top))
+    assert accuracy.null is not None and accuracy.null.value == pytest.approx(
+        100 * (s.methods["fedavg"].average_accuracy - top))
+    assert accuracy.seeds[0].units == len(build_federation(SMALL, 3).tests[0][1])  # paired per test image
+    tpr = next(c for c in result.claims if c.id == "tpr")
+    d = s.detection["rc_fcl"]
+    assert tpr.seeds[0].units == d.events and tpr.null is not None
+    assert tpr.null.value == pytest.approx(1 - (1 - d.false_positive_rate) ** 2)  # blind detector, 2-round window
 
 
 def test_no_drift_leaves_detection_and_forgetting_untested() -> None:
