@@ -176,7 +176,8 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     for claim in stored.get("claims") or []:
         ours = (claim.get("ours") or {}).get("text", "")
-        print(f"  claim {claim['id']}: {claim['holds']} ({ours}) matches")
+        timed = TIMED_CLAIM.search(str(claim.get("quantity", "")))
+        print(f"  claim {claim['id']}: {claim['holds']} ({ours}) " + ("a measured time: not compared" if timed else "matches"))
     print(f"OK: {len(stored.get('claims') or [])} claims, every metric and every stored value agree with result.json "
           f"within rtol {args.rtol:g}, atol {args.atol:g}; measured times excluded ({len(skipped)}): "
           f"{', '.join(skipped[:8]) or 'none'}{' ...' if len(skipped) > 8 else ''}")
