@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import io
 import statistics
 
@@ -125,29 +126,28 @@ class Result(MethodResult):
         return values
 
     def artifacts(self) -> dict[str, Artifact]:
-        methods = io.StringIO()
-        methods.write("seed,method,setting,average,worst_group,in_distribution,shifted,degradation,"
-                      "validation_worst_group,backward_passes_per_step,train_loss\n")
-        groups = io.StringIO()
-        groups.write(f"seed,method,group,name,size,{self.score_name.lower()}\n")
+        """CSV files written with the csv module (settings such as 'tau = max(1.01 x loss, 0.1)' hold commas)."""
+        methods, groups, sweep, trace = io.StringIO(), io.StringIO(), io.StringIO(), io.StringIO()
+        m_out, g_out, s_out, t_out = (csv.writer(f, lineterminator="\n") for f in (methods, groups, sweep, trace))
+        m_out.writerow(["seed", "method", "setting", "average", "worst_group", "in_distribution", "shifted", "degradation",
+                        "validation_worst_group", "backward_passes_per_step", "train_loss"])
+        g_out.writerow(["seed", "method", "group", "name", "size", self.score_name.lower()])
         for s in self.seeds_run:
             for key in METHODS:
                 m: MethodScore = getattr(s.methods, key)
-                methods.write(f"{s.seed},{key},{m.setting},{m.average:.6f},{m.worst:.6f},{m.in_distribution:.6f},"
-                              f"{m.shifted:.6f},{m.degradation:.6f},{m.validation_worst:.6f},"
-                              f"{m.backward_passes_per_step:g},{m.train_loss:.6f}\n")
+                m_out.writerow([s.seed, key, m.setting, f"{m.average:.6f}", f"{m.worst:.6f}", f"{m.in_distribution:.6f}",
+                                f"{m.shifted:.6f}", f"{m.degradation:.6f}", f"{m.validation_worst:.6f}",
+                                f"{m.backward_passes_per_step:g}", f"{m.train_loss:.6f}"])
                 for row in m.groups:
-                    groups.write(f"{s.seed},{key},{row.group},{row.name},{row.size},{row.score:.6f}\n")
-        sweep = io.StringIO()
-        sweep.write("tau_multiplier,tau,fragility_kappa,kl,average,worst_group,degradation,train_loss\n")
+                    g_out.writerow([s.seed, key, row.group, row.name, row.size, f"{row.score:.6f}"])
+        s_out.writerow(["tau_multiplier", "tau", "fragility_kappa", "kl", "average", "worst_group", "degradation",
+                        "train_loss"])
         for p in self.sweep:
-            sweep.write(f"{p.tau_multiplier:g},{p.tau:.6f},{p.fragility:.6g},{p.kl:.6g},{p.average:.6f},{p.worst_group:.6f},"
-                        f"{p.degradation:.6f},{p.train_loss:.6f}\n")
-        trace = io.StringIO()
-        trace.write("step,irs_fragility_kappa,irs_tau,irs_kl,irs_train_loss,erm_train_loss\n")
-        for step, k, tau, kl, irs_loss, erm_loss in zip(self.trace_steps, self.trace_fragility, self.trace_tau,
-                                                        self.trace_kl, self.trace_irs_loss, self.trace_erm_loss,
-                                                        strict=True):
-            trace.write(f"{step},{k:.6g},{tau:.6g},{kl:.6g},{irs_loss:.6f},{erm_loss:.6f}\n")
+            s_out.writerow([f"{p.tau_multiplier:g}", f"{p.tau:.6f}", f"{p.fragility:.6g}", f"{p.kl:.6g}",
+                            f"{p.average:.6f}", f"{p.worst_group:.6f}", f"{p.degradation:.6f}", f"{p.train_loss:.6f}"])
+        t_out.writerow(["step", "irs_fragility_kappa", "irs_tau", "irs_kl", "irs_train_loss", "erm_train_loss"])
+        for point in zip(self.trace_steps, self.trace_fragility, self.trace_tau, self.trace_kl, self.trace_irs_loss,
+                       self.trace_erm_loss, strict=True):
+            t_out.writerow([point[0], *(f"{v:.6g}" for v in point[1:])])
         return {"methods_by_seed.csv": Artifact.csv(methods.getvalue()), "groups.csv": Artifact.csv(groups.getvalue()),
                 "tau_sweep.csv": Artifact.csv(sweep.getvalue()), "irs_trace.csv": Artifact.csv(trace.getvalue())}
