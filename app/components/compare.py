@@ -21,6 +21,7 @@ __all__ = ["claims_side_by_side", "compare_panel", "overlay", "side_by_side", "w
 
 MAX_RUNS = 4
 DIFFERS = "≠"
+_DASHES = ("solid", "dot", "dash", "dashdot")  # the line style of each run in an overlaid figure
 
 
 def _text(value: Any) -> str:
@@ -60,14 +61,17 @@ def overlay(figures: dict[str, go.Figure]) -> go.Figure | None:
     if any(getattr(f.layout, "xaxis2", None) is not None and f.layout.xaxis2.domain is not None for f in figures.values()):
         return None  # subplots: the traces cannot be overlaid without losing their panel
     merged = go.Figure(layout=first.layout)
-    for label, figure in figures.items():
+    for index, (label, figure) in enumerate(figures.items()):
         for trace in figure.data:
             copy = trace.to_plotly_json()
-            copy["name"] = f"{label} · {copy.get('name') or copy.get('type', '')}"
+            if copy.get("name"):  # unnamed traces (bands, markers) stay out of the legend, as they were
+                copy["name"] = f"{label} · {copy['name']}"
             copy["legendgroup"] = label
-            copy["showlegend"] = True
+            if copy.get("type", "scatter") in ("scatter", "scattergl") and index:
+                copy["line"] = {**(copy.get("line") or {}), "dash": _DASHES[index % len(_DASHES)]}
             merged.add_trace(go.Figure({"data": [copy]}).data[0])
-    merged.update_layout(title=f"{first.layout.title.text or ''} (runs overlaid)")
+    styles = ", ".join(f"{_DASHES[i % len(_DASHES)]} {label}" for i, label in enumerate(figures))
+    merged.update_layout(title=f"{first.layout.title.text or ''}<br><sup>runs overlaid: {styles}</sup>")
     return merged
 
 

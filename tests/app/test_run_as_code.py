@@ -61,8 +61,11 @@ def test_compare_marks_differences_and_overlays_only_shared_axes() -> None:
     def figure(x_title: str) -> go.Figure:
         return go.Figure(go.Scatter(x=[1, 2], y=[3, 4], name="ours"), layout={"xaxis_title": x_title, "yaxis_title": "y"})
 
-    merged = overlay({"r1": figure("T"), "r2": figure("T")})
-    assert merged is not None and [t.name for t in merged.data] == ["r1 · ours", "r2 · ours"]
+    band = go.Figure([go.Scatter(x=[1, 2], y=[3, 4], name="ours"), go.Scatter(x=[1], y=[2], showlegend=False)],
+                     layout={"xaxis_title": "T", "yaxis_title": "y"})
+    merged = overlay({"r1": band, "r2": figure("T")})
+    assert merged is not None and [t.name for t in merged.data] == ["r1 · ours", None, "r2 · ours"]
+    assert merged.data[2].line.dash == "dot" and merged.data[1].showlegend is False
     assert overlay({"r1": figure("T"), "r2": figure("seconds")}) is None
     assert wanted_ids("a, b,,c\x00") == ["a", "b"]
 
