@@ -65,7 +65,7 @@ def speed(n: int) -> None:
           f"ratio {t_loop / t_batched:7.1f}x, max diff {diff:.1e}")
 
 
-PREVIOUS = "c45ca62"  # the last commit before the claims conversion (8 ODE steps, 16 filters)
+PREVIOUS = "537caab"  # the reviewed version (issue 40): ODE to t ~ 0, gradient-RMSE claims, untuned rivals
 
 
 def previous_defaults_seconds(method: str, rev: str = PREVIOUS, extra: tuple[str, ...] = ()) -> float:
@@ -89,9 +89,31 @@ def headline(seeds: int) -> None:
     print(f"\nHeadline: defaults over {seeds} seeds ({time.perf_counter() - start:.1f} s): {result.verdict().label}")
     for claim in result.claims:
         notes = "; ".join(f"seed {o.seed}: {o.note or o.value}" for o in claim.seeds)
-        print(f"  [{claim.holds}] {claim.id}: {claim.ours.text}  ({notes})")
+        interval = claim.test.interval if claim.test is not None else None
+        null = f"; null {claim.null.value:+.4g}" if claim.null is not None and claim.null.value is not None else ""
+        print(f"  [{claim.holds}] {claim.id}: {claim.ours.text} interval {interval}{null}  ({notes})")
     if result.standing is not None:
-        print("  gradient RMSE (mean over seeds):", {k: round(v, 3) for k, v in result.standing.scores.items()})
+        print("  landscape error (mean over seeds):", {k: round(v, 3) for k, v in result.standing.scores.items()})
+    print("  tuned:", {g.tuned + "." + g.param: (g.best, "edge" if g.at_edge else "inside") for g in result.grids})
+    for s in result.per_seed:
+        worst = s.gradient_max_error
+        rival = min(v for n, v in worst.items() if n != "diffusion")
+        print(f"  seed {s.seed}: largest gradient error diffusion {worst['diffusion']:.2f}, best rival {rival:.2f}")
+
+
+def tails(seed: int = 53) -> None:
+    """The review's case against the previous ODE (run to t ~ 0, as at PREVIOUS) on the same 128 filters."""
+    from models.diffusion_resampling.filtering import TRUE_THETA, gradient_stats, kalman_log_likelihood, lgssm
+    from models.diffusion_resampling.resamplers import ResamplerSettings, resampler
+    from models.diffusion_resampling.run import _generator
+
+    _, ys = lgssm(TRUE_THETA, "cpu").simulate(25, _generator("cpu", seed, 3))
+    _, kalman = kalman_log_likelihood(0.3, ys)
+    for label, t_min in (("previous: ODE to t ~ 0", 0.0), ("now: t_min 0.02 + Tweedie", 0.02)):
+        stats = gradient_stats(0.3, ys, 32, 128, resampler("diffusion", ResamplerSettings(ode_steps=32, t_min=t_min)),
+                               _generator("cpu", seed, 4, 4), kalman, _generator("cpu", seed, 5))
+        errors = [abs(g - kalman) for g in stats.gradients]
+        print(f"  seed {seed}, {label}: gradient RMSE {stats.rmse:.2f}, largest error {max(errors):.2f}")
 
 
 def runtime_against_previous() -> None:
@@ -99,8 +121,8 @@ def runtime_against_previous() -> None:
     run(Params(), lambda f, m="": None)
     now = time.perf_counter() - start
     before = previous_defaults_seconds("diffusion_resampling")
-    print(f"\nDefaults, one thread: now {now:.1f} s (32 ODE steps, 64 paired filters, float32 filters, no estimation) "
-          f"against {before:.1f} s at {PREVIOUS} (8 steps, 16 filters, float64, 10 Adam steps): ratio {before / now:.2f}x")
+    print(f"\nDefaults, one thread: now {now:.1f} s (tuning on the reference grids + the LGSSM benchmark + 64 filters) "
+          f"against {before:.1f} s at {PREVIOUS} (no tuning, no benchmark, 128 filters): ratio {before / now:.2f}x")
 
 
 def main() -> None:
@@ -111,6 +133,8 @@ def main() -> None:
     print("Ensemble score: batched vs per-particle loop (one set, float32, one thread)")
     for n in (64, 256, 1024):
         speed(n)
+    print("\nGradient tails (the review's seed-53 case, 128 filters):")
+    tails()
     headline(1 if args.quick else 3)
     if not args.quick:
         runtime_against_previous()

@@ -22,9 +22,21 @@ from models.common.sampling.integrators import standard_normal
 from models.common.sampling.kernels import pairwise_sq_distances
 from models.common.sampling.particles import uniform_log_weights
 
-__all__ = ["OU_RATE", "diffusion_resample", "ensemble_score"]
+__all__ = ["OU_RATE", "T_MIN", "VAR_FLOOR", "diffusion_resample", "ensemble_score", "tweedie_denoise"]
 
 OU_RATE = -1.0  # a: the reference code's and the paper's experiments use a = -1
+# The ODE stops at forward time t_min and a Tweedie step E[X_0 | X_t] finishes the transport. Near t = 0
+# the ensemble score's softmax becomes hard and its derivative in a particle grows like 1/sigma_t^2; the
+# last Euler steps of a grid reaching t ~ 1e-3 gave single filter gradients 3-4x the worst rival's (the
+# review: max error 83 against <= 26). At t_min = 0.02 the Gaussian noise left, sigma^2 = v (1 - e^{-0.04})
+# = 0.04 v, is removed exactly in expectation by the Tweedie step (the posterior mean under the ensemble
+# law is sum_j r_j x_j, a smooth convex combination of the particles).
+T_MIN = 0.02
+# Relative variance floor: v >= VAR_FLOOR x (unweighted variance of the particles). A floor relative to the
+# set's own spread keeps the resampler equivariant under rescaling the particles (an absolute floor, such as
+# the former 1e-10, binds for particles of scale 1e-5 and changes the output there); it binds only when one
+# weight holds all but ~1e-6 of the spread, where the output is that particle up to 1e-3 of the spread.
+VAR_FLOOR = 1e-6
 
 
 def ensemble_score(
@@ -45,40 +57,67 @@ def ensemble_score(
     return (responsibilities @ centres - y) / sig2.unsqueeze(-2)
 
 
-def _times(horizon: float, steps: int) -> list[float]:
-    """ODE times s in [0, T]; the forward time t = T - s = T (1 - k/K)^2 is denser near t = 0, where the
-    ensemble score is steepest (at 32 steps this halves the uniform grid's distance to convergence)."""
-    return [horizon - horizon * (1.0 - k / steps) ** 2 for k in range(steps + 1)]
+def _times(horizon: float, steps: int, t_min: float) -> list[float]:
+    """ODE times s in [0, T - t_min]; the forward time t = T - s runs from T to t_min on a grid quadratic in
+    k/K (denser near t_min, where the ensemble score is steepest)."""
+    return [horizon - (t_min + (horizon - t_min) * (1.0 - k / steps) ** 2) for k in range(steps + 1)]
+
+
+def tweedie_denoise(
+    y: torch.Tensor, log_w: torch.Tensor, x: torch.Tensor, mean: torch.Tensor, var: torch.Tensor, t: float,
+    rate: float = OU_RATE,
+) -> torch.Tensor:
+    """E[X_0 | X_t = y] under the noised weighted set: sum_j r_j(y) x_j with the score's responsibilities."""
+    decay = math.exp(rate * t)
+    sig2 = var * (1.0 - math.exp(2.0 * rate * t))
+    centres = mean.unsqueeze(-2) + decay * (x - mean.unsqueeze(-2))
+    scale = torch.sqrt(sig2).unsqueeze(-2)
+    logits = log_w.unsqueeze(-2) - 0.5 * pairwise_sq_distances(y / scale, centres / scale)
+    return torch.softmax(logits, dim=-1) @ x
 
 
 def diffusion_resample(
     log_w: torch.Tensor,
     x: torch.Tensor,
-    generator: torch.Generator,
+    generator: torch.Generator | None,
     steps: int = 16,
     horizon: float = 3.0,
     rate: float = OU_RATE,
+    t_min: float = T_MIN,
+    start_noise: torch.Tensor | None = None,
 ) -> tuple[torch.Tensor, torch.Tensor]:
     """n equally weighted particles from the weighted set (log_w (..., n), x (..., n, d)).
 
-    1. mu = sum w x, v = sum w (x - mu)^2 (per coordinate, floored), b^2 = -2 a v.
-    2. Draw y ~ N(mu, v): the OU process's stationary law, reached up to e^{aT} at time T.
-    3. Integrate dy/ds = -a (y - mu) + b^2/2 score(y, T - s) for s from 0 to T with `steps`
+    1. mu = sum w x, v = sum w (x - mu)^2 (per coordinate, floored at VAR_FLOOR x the unweighted
+       variance), b^2 = -2 a v.
+    2. Draw y ~ N(mu, v): the OU process's stationary law, reached up to e^{aT} at time T
+       (`start_noise`, standard normal draws shaped like x, replaces the draw from `generator`).
+    3. Integrate dy/ds = -a (y - mu) + b^2/2 score(y, T - s) for s from 0 to T - t_min with `steps`
        Euler steps (the probability-flow ODE run backwards in the forward process's time), on a grid
        that is quadratic in the forward time (`_times`).
+    4. Tweedie step: y <- E[X_0 | X_{t_min} = y] (`tweedie_denoise`); t_min = 0 skips it.
     """
     if rate >= 0:
         raise ValueError(f"the OU rate must be negative, got {rate}")
+    if not 0.0 <= t_min < horizon:
+        raise ValueError(f"t_min must lie in [0, T), got {t_min}")
     log_w = normalize_log_weights(log_w)
     weights = torch.exp(log_w).unsqueeze(-1)
     mean = (weights * x).sum(-2)
-    var = torch.clamp((weights * (x - mean.unsqueeze(-2)) ** 2).sum(-2), min=1e-10)
+    spread = x.var(-2, unbiased=False).detach()
+    var = torch.maximum((weights * (x - mean.unsqueeze(-2)) ** 2).sum(-2), VAR_FLOOR * spread + 1e-30)
     dispersion2 = -2.0 * rate * var
 
     def drift(y: torch.Tensor, s: float) -> torch.Tensor:
         score = ensemble_score(y, log_w, x, mean, var, horizon - s, rate)
         return -rate * (y - mean.unsqueeze(-2)) + 0.5 * dispersion2.unsqueeze(-2) * score
 
-    start = mean.unsqueeze(-2) + torch.sqrt(var).unsqueeze(-2) * standard_normal(x.shape, generator, x)
-    times = _times(horizon, steps)
-    return uniform_log_weights(log_w), euler_ode(drift, start, times)
+    if start_noise is None:
+        if generator is None:
+            raise ValueError("diffusion_resample needs a generator or start_noise")
+        start_noise = standard_normal(x.shape, generator, x)
+    start = mean.unsqueeze(-2) + torch.sqrt(var).unsqueeze(-2) * start_noise
+    end = euler_ode(drift, start, _times(horizon, steps, t_min))
+    if t_min > 0:
+        end = tweedie_denoise(end, log_w, x, mean, var, t_min, rate)
+    return uniform_log_weights(log_w), end

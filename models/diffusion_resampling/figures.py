@@ -1,4 +1,5 @@
-"""Figures: moment error against N, the shift derivative, filter gradients against Kalman, estimation paths."""
+"""Figures: the LGSSM benchmark (landscape, errors), moment error against N, the shift derivative, filter
+gradients against Kalman, estimation paths."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ _COLORS = {
     "multinomial": "#636efa",
     "systematic": "#00cc96",
     "soft": "#ab63fa",
+    "gumbel": "#19d3f3",
     "ot": "#ffa15a",
     "diffusion": "#ef553b",
 }
@@ -96,7 +98,7 @@ def _estimation(result: Result) -> go.Figure:
 
 def _paired(result: Result) -> go.Figure:
     fig = go.Figure()
-    for rival in ("ot", "soft"):
+    for rival in ("ot",):
         rows = [(s.seed, s.comparisons[rival]) for s in result.per_seed if rival in s.comparisons]
         if not rows:
             continue
@@ -114,8 +116,41 @@ def _paired(result: Result) -> go.Figure:
     return fig
 
 
+def _landscape(result: Result) -> go.Figure:
+    fig = go.Figure()
+    for name in result.resamplers:
+        fig.add_trace(go.Scatter(
+            x=result.thetas, y=[a - b for a, b in zip(result.landscape[name], result.kalman_landscape, strict=True)],
+            mode="lines+markers", name=result.labels[name], line={"color": _COLORS[name]},
+        ))
+    fig.add_hline(y=0.0, line_dash="dot", annotation_text="Kalman (exact)")
+    fig.update_layout(
+        title=f"Log-likelihood landscape, data set 1 of seed {result.seeds[0]} ({result.observations} observations; "
+              "each filter with common random numbers over the grid)",
+        xaxis={"title": "theta (transition coefficient)"},
+        yaxis={"title": "filter log-likelihood - Kalman's (nats)"},
+    )
+    return fig
+
+
+def _benchmark(result: Result) -> go.Figure:
+    fig = go.Figure()
+    for name in result.resamplers:
+        values = [v for s in result.per_seed for v in s.benchmark[name].landscape]
+        fig.add_trace(go.Box(y=values, name=result.labels[name], boxpoints="all", jitter=0.4,
+                             marker={"color": _COLORS[name]}))
+    fig.update_layout(
+        title=f"Landscape error of each tuned resampler: {result.data_sets} data sets x {len(result.seeds)} seed(s)",
+        xaxis={"title": "resampler (tuned on its grid)"},
+        yaxis={"title": "RMS over the theta grid of log-lik. - Kalman's (nats)"}, showlegend=False,
+    )
+    return fig
+
+
 def figures(result: Result) -> dict[str, go.Figure]:
     out = {
+        "landscape": _landscape(result),
+        "benchmark": _benchmark(result),
         "moment_error": _moment_error(result),
         "derivative": _derivative(result),
         "gradient": _gradient(result),

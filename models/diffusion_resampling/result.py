@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import io
 
 from pydantic import BaseModel
@@ -9,6 +10,7 @@ from pydantic import BaseModel
 from models.common.contract import Artifact, MethodResult
 
 __all__ = [
+    "BenchmarkScores",
     "Convergence",
     "DerivativePoint",
     "EstimationSummary",
@@ -17,6 +19,8 @@ __all__ = [
     "PairedComparison",
     "Result",
     "SeedSummary",
+    "Tuning",
+    "TuningCell",
 ]
 
 
@@ -75,11 +79,41 @@ class Convergence(BaseModel):
     relative_change: float
 
 
+class TuningCell(BaseModel):
+    """One grid point of a resampler's knob(s) and its mean landscape error on the tuning data sets."""
+
+    point: list[float]
+    landscape: float
+
+
+class Tuning(BaseModel):
+    """A resampler's grid (the reference's, extended past an edge where the best lay there) and its best point."""
+
+    method: str
+    axes: list[str]
+    cells: list[TuningCell]
+    best: list[float]
+    at_edge: bool
+    extended: bool
+
+
+class BenchmarkScores(BaseModel):
+    """The reference's three LGSSM metrics of one tuned resampler, one value per data set."""
+
+    landscape: list[float]
+    filtering_kl: list[float]
+    estimation: list[float]
+    estimate: list[float]
+
+
 class SeedSummary(BaseModel):
     """What the claims need from one seed."""
 
     seed: int
+    benchmark: dict[str, BenchmarkScores]
     gradient_rmse: dict[str, float]
+    gradient_max_error: dict[str, float]
+    gradient_errors: dict[str, list[float]]
     comparisons: dict[str, PairedComparison]
     moment_ratio: float | None
     derivative_ratio: float | None
@@ -94,6 +128,12 @@ class Result(MethodResult):
     particles: list[int]
     resamplers: list[str]
     labels: dict[str, str]
+    tunings: dict[str, Tuning]
+    thetas: list[float]
+    kalman_landscape: list[float]
+    landscape: dict[str, list[float]]
+    observations: int
+    data_sets: int
     moment_error: dict[str, list[MomentPoint]]
     importance_error: list[MomentPoint]
     derivative: dict[str, list[DerivativePoint]]
@@ -112,6 +152,10 @@ class Result(MethodResult):
 
     def metrics(self) -> dict[str, float | int | str]:
         out: dict[str, float | int | str] = {
+            f"{self.labels[n]}: landscape error (mean over data sets and seeds)": round(
+                sum(sum(s.benchmark[n].landscape) / len(s.benchmark[n].landscape) for s in self.per_seed)
+                / len(self.per_seed), 3) for n in self.resamplers}
+        out |= {
             f"Kalman dl/dtheta at theta = {self.theta_eval}": round(self.kalman_gradient, 4),
             "Kalman MLE of theta": round(self.kalman_mle, 4),
         }
@@ -132,7 +176,30 @@ class Result(MethodResult):
             "observation_derivative.csv": Artifact.csv(self._derivative_csv()),
             "gradient.csv": Artifact.csv(self._gradient_csv()),
             "estimation.csv": Artifact.csv(self._estimation_csv()),
+            "benchmark.csv": Artifact.csv(self._benchmark_csv()),
+            "tuning.csv": Artifact.csv(self._tuning_csv()),
         }
+
+    def _benchmark_csv(self) -> str:
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(["seed", "resampler", "data_set", "landscape_error", "filtering_kl", "theta_hat", "estimation_error"])
+        for summary in self.per_seed:
+            for name, scores in summary.benchmark.items():
+                for d, row in enumerate(zip(scores.landscape, scores.filtering_kl, scores.estimate, scores.estimation,
+                                            strict=True)):
+                    writer.writerow([summary.seed, name, d, *(f"{v:.6g}" for v in row)])
+        return out.getvalue()
+
+    def _tuning_csv(self) -> str:
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(["resampler", "knobs", "point", "mean_landscape_error", "chosen", "best_at_edge"])
+        for name, tuning in self.tunings.items():
+            for cell in tuning.cells:
+                writer.writerow([name, " x ".join(tuning.axes), " x ".join(f"{v:g}" for v in cell.point),
+                                 f"{cell.landscape:.6g}", cell.point == tuning.best, tuning.at_edge])
+        return out.getvalue()
 
     def _moment_csv(self) -> str:
         out = io.StringIO()

@@ -7,7 +7,7 @@ import math
 import torch
 
 from models.common.sampling import GaussianMixture
-from models.diffusion_resampling.diffusion import diffusion_resample, ensemble_score
+from models.diffusion_resampling.diffusion import diffusion_resample, ensemble_score, tweedie_denoise
 from models.diffusion_resampling.moments import (
     draw_weighted_sets,
     moment_rmse,
@@ -50,8 +50,8 @@ def test_more_ode_steps_transport_a_gaussian_reference_to_a_bimodal_target() -> 
     log_w = -((x[..., 0] ** 2 - 1.0) ** 2) / 0.1
     target = float((torch.softmax(log_w, -1) * (x[..., 0].abs() < 0.5)).sum(-1).mean())
     central = {}
-    for steps in (2, 64):
-        _, y = diffusion_resample(log_w, x, torch.Generator().manual_seed(0), steps=steps)
+    for steps in (2, 64):  # the plain ODE to t = 0 (no Tweedie step), whose transport needs the steps
+        _, y = diffusion_resample(log_w, x, torch.Generator().manual_seed(0), steps=steps, t_min=0.0)
         central[steps] = float((y[..., 0].abs() < 0.5).double().mean())
     assert target < 0.01
     assert central[2] > 0.3
@@ -114,3 +114,38 @@ def test_more_ode_steps_bring_the_moments_to_the_weighted_set() -> None:
     errors = [moment_rmse(problem, x, "diffusion", ResamplerSettings(ode_steps=k), torch.Generator().manual_seed(3))
               for k in (4, 32)]
     assert errors[1] < errors[0]
+
+
+def test_tweedie_step_is_the_posterior_mean_of_the_noised_set() -> None:
+    """E[X_0 | X_t = y] by brute force: the mixture's component posteriors times the particles."""
+    log_w, x = weighted_set(1, 7, seed=8)
+    log_w = log_w - torch.logsumexp(log_w, -1, keepdim=True)
+    w = torch.exp(log_w)
+    mean = (w.unsqueeze(-1) * x).sum(-2)
+    var = (w.unsqueeze(-1) * (x - mean.unsqueeze(-2)) ** 2).sum(-2)
+    t = 0.3
+    y = torch.randn(1, 5, 2, generator=torch.Generator().manual_seed(4), dtype=torch.float64)
+    centres = mean + math.exp(-t) * (x[0] - mean)
+    sig2 = var[0] * (1 - math.exp(-2 * t))
+    log_joint = log_w[0] + torch.stack([-0.5 * (((yi - centres) ** 2) / sig2).sum(-1) for yi in y[0]])
+    brute = torch.softmax(log_joint, -1) @ x[0]
+    assert torch.allclose(tweedie_denoise(y, log_w, x, mean, var, t)[0], brute, atol=1e-12)
+
+
+def test_resampling_commutes_with_scaling_the_particles_even_at_tiny_scales() -> None:
+    """The variance floor is relative to the particles' own spread, so resampling c x gives c times the
+    output for any scale c (an absolute floor such as 1e-10 binds at c = 1e-6 and breaks this)."""
+    log_w, x = weighted_set(2, 40, seed=5)
+    base = diffusion_resample(log_w, x, torch.Generator().manual_seed(2), steps=8)[1]
+    for scale in (1e-6, 1e3):
+        scaled = diffusion_resample(log_w, scale * x, torch.Generator().manual_seed(2), steps=8)[1]
+        assert torch.allclose(scaled / scale, base, rtol=1e-8, atol=1e-10)
+
+
+def test_one_dominant_weight_gives_that_particle_and_a_finite_derivative() -> None:
+    x = torch.tensor([[[0.0], [1.0], [2.0], [3.0]]], dtype=torch.float64)
+    log_w = torch.tensor([[0.0, -90.0, -90.0, -90.0]], dtype=torch.float64, requires_grad=True)
+    _, y = diffusion_resample(log_w, x, torch.Generator().manual_seed(0), steps=8)
+    (g,) = torch.autograd.grad(y.sum(), log_w)
+    assert torch.isfinite(g).all()
+    assert float(y.detach().abs().max()) < 1e-6
