@@ -22,7 +22,6 @@ from backend.api.auth import is_admin_token
 from backend.hosting.bodylimit import BodyLimit
 from backend.hosting.ratelimit import RateLimiter, RateLimitMiddleware
 from backend.jobs.runtime import start_jobs
-from backend.jobs.service import JobService
 from backend.jobs.store import DATABASE_ERRORS, disk_watch, is_disk_full
 from backend.registry import discover
 from backend.settings import Settings, get_settings
@@ -83,8 +82,7 @@ def _lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextMan
         app.state.instance_id = jobs.instance_id
         app.state.dispatcher = jobs.dispatcher
         app.state.store = jobs.store
-        app.state.service = JobService(registry, executor, sessions, wake=jobs.dispatcher.wake,
-                                       check_budget_s=settings.check_budget_ms / 1000)
+        app.state.service = jobs.service
         try:
             yield
         finally:

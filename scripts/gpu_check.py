@@ -43,61 +43,19 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-PROBE_ENV = "GPU_CHECK_PROBE"
-PROBE_KEY = "gpu_check_probe"
-PROBE_MODULE = "scripts.gpu_check"
+PROBE_MODULE = "scripts.gpu_check_probe"
 REPO_ROOT = Path(__file__).resolve().parent.parent
+if str(REPO_ROOT) not in sys.path:  # run as a script: the forkserver and this file import scripts.* modules
+    sys.path.insert(0, str(REPO_ROOT))
+
+from scripts.gpu_check_probe import PROBE_ENV  # noqa: E402 - after the path
+from scripts.gpu_check_report import compare_with_cpu, job_record, markdown, used_expected_device  # noqa: E402
 
 # The methods whose run.py picks its device with torch_device(), in page order.
 TORCH_METHODS = ("shapley_graph", "hedp", "lmnet", "skill_moe", "rc_fcl", "diffusion_resampling", "lift_offline_rl",
                  "moe_upcycling", "stein_guidance", "apt_operator", "robust_satisficing")
 # Imports a method makes only when it runs (so its SPEC loads without them): checked before submitting.
 LAZY_IMPORTS = {"shapley_graph": ("rdkit", "shapiq")}
-
-
-# --- inside the job process ---------------------------------------------------------------------------
-
-def _probe_facts(execute_s: float) -> dict[str, Any]:
-    """What the job process itself saw, read after the method has run."""
-    from models.common import torch_device
-
-    facts: dict[str, Any] = {"pid": os.getpid(), "execute_s": round(execute_s, 3), "torch_device": torch_device()}
-    torch = sys.modules.get("torch")
-    if torch is None:
-        return facts
-    initialized = bool(torch.cuda.is_initialized())
-    facts["cuda_initialized"] = initialized
-    if initialized:
-        facts["cuda_device_name"] = torch.cuda.get_device_name()
-        facts["cuda_max_allocated_mb"] = round(torch.cuda.max_memory_allocated() / 2**20, 2)
-        facts["cuda_max_reserved_mb"] = round(torch.cuda.max_memory_reserved() / 2**20, 2)
-    facts["torch_threads"] = torch.get_num_threads()
-    return facts
-
-
-def _install_probe() -> None:
-    """Wrap `backend.jobs.outcome.execute` (imported by worker_main after the fork) to record `_probe_facts`."""
-    from backend.jobs import outcome
-
-    original = outcome.execute
-    if getattr(original, "gpu_check_probe", False):
-        return
-
-    def probed(*args: Any, **kwargs: Any) -> Any:
-        started = time.perf_counter()
-        ended = original(*args, **kwargs)
-        try:
-            ended.metrics[PROBE_KEY] = _probe_facts(time.perf_counter() - started)
-        except Exception as exc:  # noqa: BLE001 - the probe must never change how a job ends
-            ended.metrics[PROBE_KEY] = {"error": f"{type(exc).__name__}: {exc}"}
-        return ended
-
-    probed.gpu_check_probe = True  # type: ignore[attr-defined]
-    outcome.execute = probed  # type: ignore[assignment]
-
-
-if __name__ != "__main__" and os.environ.get(PROBE_ENV) == "1":
-    _install_probe()  # imported by the forkserver (preload) of a gpu_check run
 
 
 # --- the check ------------------------------------------------------------------------------------------
@@ -138,47 +96,89 @@ def _params_for(spec: Any, which: str) -> dict[str, Any]:
     return dict(spec.smoke_params or {}) if which == "smoke" else {}
 
 
-def _claims(result: dict[str, Any] | None) -> dict[str, str]:
-    return {c["id"]: c["holds"] for c in (result or {}).get("claims", [])}
+def _submit_all(service: Any, registry: Any, methods: list[str], which: str, tag: str,
+                records: dict[str, dict[str, Any]]) -> dict[str, tuple[str, float]]:
+    """Submit every method that can run here; a skipped or refused one gets its record at once."""
+    waiting: dict[str, tuple[str, float]] = {}
+    for name in methods:
+        registered = registry.get(name)
+        missing = [m for m in LAZY_IMPORTS.get(name, ()) if importlib.util.find_spec(m) is None]
+        if registered is None or missing:
+            why = f"missing: {', '.join(missing)}" if missing else "not offered (its package did not import)"
+            records[name] = {"status": "skipped", "error": why}
+            print(f"[{tag}] {name}: skipped ({why})", flush=True)
+            continue
+        try:
+            job_id = service.submit(name, _params_for(registered.spec, which))
+        except Exception as exc:  # noqa: BLE001 - one method's refusal must not stop the others
+            records[name] = {"status": "not submitted", "error": f"{type(exc).__name__}: {exc}"}
+            continue
+        waiting[name] = (job_id, time.monotonic())
+    return waiting
 
 
-def _record(job: Any, submitted: float, probe_expected: bool) -> dict[str, Any]:
-    result = job.result or {}
-    metrics = dict(job.metrics or {})
-    probe = metrics.pop(PROBE_KEY, None)
-    wall = (job.finished_at - job.started_at).total_seconds() if job.started_at and job.finished_at else None
-    record: dict[str, Any] = {
-        "job_id": job.id, "status": job.status, "error": job.error, "wall_s": None if wall is None else round(wall, 2),
-        "since_submit_s": round(time.monotonic() - submitted, 2), "verdict": job.verdict, "verdict_tone": job.verdict_tone,
-        "claims": _claims(result), "result_device": result.get("device"), "probe": probe,
-    }
-    if probe is None and job.status == "succeeded" and probe_expected:
-        record["probe"] = {"error": "no probe in the stored metrics (START_METHOD=spawn?)"}
-    return record
+class _Watch:
+    """Polls the submitted jobs until each has ended (or is cancelled past this script's limits)."""
 
+    def __init__(self, sessions: Any, service: Any, tag: str, device: str, probed: bool, started: float) -> None:
+        self.sessions, self.service, self.tag, self.device = sessions, service, tag, device
+        self.probed, self.started = probed, started
+        self.cancelled: dict[str, float] = {}
 
-def _used(record: dict[str, Any], expected_device: str) -> bool:
-    """True when the job ran on the device torch offers: for CUDA, a context and CUDA memory in the job."""
-    probe = record.get("probe") or {}
-    if record["status"] != "succeeded" or probe.get("torch_device") != expected_device:
+    def until_done(self, waiting: dict[str, tuple[str, float]], records: dict[str, dict[str, Any]],
+                   per_method_s: float, budget_s: float) -> None:
+        while waiting:
+            time.sleep(0.25)
+            for name, (job_id, submitted) in list(waiting.items()):
+                running_for = self._poll(name, job_id, submitted, records)
+                if running_for is None:
+                    del waiting[name]
+                elif self._over_limit(name, job_id, running_for, per_method_s, budget_s, records):
+                    del waiting[name]
+
+    def _poll(self, name: str, job_id: str, submitted: float, records: dict[str, dict[str, Any]]) -> float | None:
+        """Seconds the job has run, or None once it ended (its record written)."""
+        from db.jobs import JobRepository
+        from db.status import TERMINAL
+
+        with self.sessions() as session:
+            job = JobRepository(session).get(job_id)
+            assert job is not None
+            if job.status not in TERMINAL:
+                return 0.0 if job.started_at is None else _age_s(job.started_at)
+            rec = records[name] = job_record(job, submitted, self.probed)
+            rec["used_expected_device"] = used_expected_device(rec, self.device)
+        probe = rec.get("probe") or {}
+        print(f"[{self.tag}] {name}: {rec['status']} in {rec['wall_s']} s; job saw "
+              f"{probe.get('torch_device')}, cuda context {probe.get('cuda_initialized')}, "
+              f"peak {probe.get('cuda_max_allocated_mb', 0)} MB; {rec['verdict'] or rec['error']}", flush=True)
+        return None
+
+    def _over_limit(self, name: str, job_id: str, running_for: float, per_method_s: float, budget_s: float,
+                    records: dict[str, dict[str, Any]]) -> bool:
+        """Cancel a job past a limit; True when it is given up on (the cancel did not land in 15 s)."""
+        now = time.monotonic()
+        if running_for <= per_method_s and now - self.started <= budget_s:
+            return False
+        why = "per-method limit" if running_for > per_method_s else "overall budget"
+        if name not in self.cancelled:
+            self.cancelled[name] = now
+            print(f"[{self.tag}] {name}: cancelling ({why} of this script)", flush=True)
+            self.service.cancel(job_id)
+            return False
+        if now - self.cancelled[name] > 15:
+            records[name] = {"job_id": job_id, "status": "abandoned", "error": why}
+            return True
         return False
-    if record.get("result_device") not in (None, expected_device):
-        return False
-    if expected_device == "cuda":
-        return bool(probe.get("cuda_initialized")) and float(probe.get("cuda_max_allocated_mb", 0)) > 0
-    return True
 
 
 def run_jobs(methods: list[str], which: str, per_method_s: float, budget_s: float, tag: str = "") -> dict[str, Any]:
     """Run `methods` as jobs through the server's job machinery; one record per method."""
     os.environ[PROBE_ENV] = "1"  # before the forkserver starts: it inherits it and installs the probe
     from backend.jobs.runtime import start_jobs
-    from backend.jobs.service import JobService
     from backend.registry import discover
     from backend.settings import Settings
-    from db.jobs import JobRepository
     from db.session import make_engine, make_session_factory, upgrade_to_head
-    from db.status import TERMINAL
     from models.common import torch_device
 
     started = time.monotonic()
@@ -194,8 +194,6 @@ def run_jobs(methods: list[str], which: str, per_method_s: float, budget_s: floa
         device = torch_device()
         tag = tag or device
         jobs = start_jobs(settings, sessions, registry, [*preload, PROBE_MODULE], gpu_available=device == "cuda")
-        service = JobService(registry, jobs.executor, sessions, wake=jobs.dispatcher.wake,
-                             check_budget_s=settings.check_budget_ms / 1000)
         info = {"torch_device": device, "gpu_available": device == "cuda", "executor": jobs.executor.name,
                 "start_method": settings.start_method, "max_workers": settings.max_workers,
                 "job_threads": settings.job_threads, "job_timeout_s": settings.job_timeout_s,
@@ -204,98 +202,15 @@ def run_jobs(methods: list[str], which: str, per_method_s: float, budget_s: floa
         print(f"[{tag}] executor={info['executor']} start_method={settings.start_method} "
               f"max_workers={settings.max_workers} job_threads={settings.job_threads} "
               f"JOB_TIMEOUT_S={settings.job_timeout_s:g} JOB_MEMORY_MB={settings.job_memory_mb}", flush=True)
-        waiting: dict[str, tuple[str, float]] = {}
-        cancelled: dict[str, float] = {}
         try:
-            for name in methods:
-                registered = registry.get(name)
-                missing = [m for m in LAZY_IMPORTS.get(name, ()) if importlib.util.find_spec(m) is None]
-                if registered is None or missing:
-                    why = f"missing: {', '.join(missing)}" if missing else "not offered (its package did not import)"
-                    records[name] = {"status": "skipped", "error": why}
-                    print(f"[{tag}] {name}: skipped ({why})", flush=True)
-                    continue
-                try:
-                    job_id = service.submit(name, _params_for(registered.spec, which))
-                except Exception as exc:  # noqa: BLE001 - one method's refusal must not stop the others
-                    records[name] = {"status": "not submitted", "error": f"{type(exc).__name__}: {exc}"}
-                    continue
-                waiting[name] = (job_id, time.monotonic())
-            while waiting:
-                time.sleep(0.25)
-                now = time.monotonic()
-                for name, (job_id, submitted) in list(waiting.items()):
-                    with sessions() as session:
-                        job = JobRepository(session).get(job_id)
-                        assert job is not None
-                        running_for = 0.0 if job.started_at is None else _age_s(job.started_at)
-                        if job.status in TERMINAL:
-                            records[name] = _record(job, submitted, settings.start_method == "forkserver")
-                            records[name]["used_expected_device"] = _used(records[name], device)
-                            del waiting[name]
-                            rec = records[name]
-                            probe = rec.get("probe") or {}
-                            print(f"[{tag}] {name}: {rec['status']} in {rec['wall_s']} s; job saw "
-                                  f"{probe.get('torch_device')}, cuda context {probe.get('cuda_initialized')}, "
-                                  f"peak {probe.get('cuda_max_allocated_mb', 0)} MB; {rec['verdict'] or rec['error']}",
-                                  flush=True)
-                            continue
-                    if running_for > per_method_s or now - started > budget_s:
-                        why = "per-method limit" if running_for > per_method_s else "overall budget"
-                        if name not in cancelled:
-                            cancelled[name] = now
-                            print(f"[{tag}] {name}: cancelling ({why} of this script)", flush=True)
-                            service.cancel(job_id)
-                        elif now - cancelled[name] > 15:  # the cancel did not land: give up on it
-                            records[name] = {"job_id": job_id, "status": "abandoned", "error": why}
-                            del waiting[name]
+            waiting = _submit_all(jobs.service, registry, methods, which, tag, records)
+            watch = _Watch(sessions, jobs.service, tag, device, settings.start_method == "forkserver", started)
+            watch.until_done(waiting, records, per_method_s, budget_s)
         finally:
             jobs.shutdown()
             engine.dispose()
     ordered = {name: records[name] for name in methods if name in records}
     return {"info": info, "methods": ordered, "total_s": round(time.monotonic() - started, 1)}
-
-
-# --- output -----------------------------------------------------------------------------------------------
-
-def _holds_text(claims: dict[str, str]) -> str:
-    return ", ".join(f"{cid}: {holds}" for cid, holds in claims.items()) or "-"
-
-
-def _compare(main: dict[str, Any], cpu: dict[str, Any] | None) -> dict[str, Any]:
-    if cpu is None or cpu.get("status") != "succeeded" or main.get("status") != "succeeded":
-        return {}
-    differing = sorted(c for c in set(main["claims"]) | set(cpu["claims"])
-                       if main["claims"].get(c) != cpu["claims"].get(c))
-    return {"same_verdict": main["verdict"] == cpu["verdict"], "claims_differing": differing}
-
-
-def markdown(report: dict[str, Any]) -> str:
-    env = report["environment"]
-    lines = [f"# gpu_check: {env.get('device_name', 'no GPU')} ({env['torch_device']})", "",
-             f"torch {env['torch']} (CUDA build {env['torch_cuda_build']}), Python {env['python']}, "
-             f"{env['cpus']} CPUs; params: {report['jobs']['info']['params']}; "
-             f"executor {report['jobs']['info']['executor']} ({report['jobs']['info']['start_method']}), "
-             f"MAX_WORKERS={report['jobs']['info']['max_workers']}, JOB_THREADS={report['jobs']['info']['job_threads']}; "
-             f"total {report['jobs']['total_s']} s.", "",
-             "| method | status | wall s | job's torch_device | CUDA context | peak CUDA MB | result.device | "
-             "on expected device | verdict | claims holds | CPU wall s | CPU verdict same | claims differing on CPU |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
-    cpu_methods = (report.get("cpu") or {}).get("methods", {})
-    for name, rec in report["jobs"]["methods"].items():
-        probe = rec.get("probe") or {}
-        cpu = cpu_methods.get(name)
-        cmp = rec.get("cpu_comparison") or {}
-        lines.append("| " + " | ".join(str(x) for x in [
-            name, rec["status"] + (f": {rec['error']}" if rec.get("error") else ""), rec.get("wall_s", "-"),
-            probe.get("torch_device", "-"), probe.get("cuda_initialized", "-"), probe.get("cuda_max_allocated_mb", "-"),
-            rec.get("result_device") or "-", rec.get("used_expected_device", "-"), rec.get("verdict") or "-",
-            _holds_text(rec.get("claims", {})), (cpu or {}).get("wall_s", "-"), cmp.get("same_verdict", "-"),
-            ", ".join(cmp.get("claims_differing", [])) if cmp else "-",
-        ]).replace("\n", " ") + " |")
-    if report.get("excluded"):
-        lines += ["", "Not run: " + "; ".join(f"{k} ({v})" for k, v in report["excluded"].items())]
-    return "\n".join(lines) + "\n"
 
 
 def main() -> int:
@@ -364,7 +279,7 @@ def _check(args: argparse.Namespace, methods: list[str], out: Path, child: subpr
         except (OSError, ValueError, KeyError) as exc:
             report["cpu"] = {"error": f"no CPU report: {exc}", "methods": {}}
         for name, rec in jobs["methods"].items():
-            rec["cpu_comparison"] = _compare(rec, report["cpu"]["methods"].get(name))
+            rec["cpu_comparison"] = compare_with_cpu(rec, report["cpu"]["methods"].get(name))
 
     (out / "gpu_check.json").write_text(json.dumps(report, indent=2, default=str))
     table = markdown(report)

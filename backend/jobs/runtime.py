@@ -10,6 +10,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from backend.jobs.dispatch import Dispatcher
 from backend.jobs.executors import Executor, make_executor
 from backend.jobs.lease import LeaseKeeper, new_instance_id
+from backend.jobs.service import JobService
 from backend.jobs.store import JobStore
 from backend.registry import Registry
 from backend.settings import Settings
@@ -28,6 +29,7 @@ class JobRuntime:
     executor: Executor
     dispatcher: Dispatcher
     leases: LeaseKeeper
+    service: JobService  # submit, cancel and read jobs through this server's executor and dispatcher
 
     def shutdown(self) -> None:
         """Stop claiming, stop the executor (running jobs end as interrupted, claimed ones that never
@@ -57,4 +59,6 @@ def start_jobs(settings: Settings, sessions: sessionmaker[Session], registry: Re
     dispatcher = Dispatcher(store, executor, registry, settings.dispatch_poll_s, threaded=executor.name != "inline")
     dispatcher.start()
     dispatcher.wake()  # jobs left queued by a stopped server, or accepted by another one
-    return JobRuntime(instance_id, store, executor, dispatcher, leases)
+    service = JobService(registry, executor, sessions, wake=dispatcher.wake,
+                         check_budget_s=settings.check_budget_ms / 1000)
+    return JobRuntime(instance_id, store, executor, dispatcher, leases, service)
