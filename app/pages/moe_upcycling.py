@@ -60,7 +60,7 @@ def render(job: JobView) -> None:
     st.markdown(
         "**Search** (first seed): CKA probe drift per block "
         + ", ".join(format_number(v, 2) for v in s["probe_drift"])
-        + f"; candidate blocks {', '.join(str(c) for c in s['candidate_layers'])}; {s['outer_steps']} outer steps "
+        + f"; CKA-favoured blocks (mask starts at P(keep) 0.6) {', '.join(str(c) for c in s['candidate_layers'])}; {s['outer_steps']} outer steps "
         f"in {format_number(s['search_seconds'], 2)} s. {kept}."
     )
     show_figures(job, ["search", "trade_off", "cka_drift", "accuracy_matrix"])

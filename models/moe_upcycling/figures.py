@@ -81,7 +81,7 @@ def _search(result: Result) -> go.Figure:
     fig = make_subplots(rows=1, cols=3, subplot_titles=titles, horizontal_spacing=0.09)
     blocks = [f"block {layer + 1}" for layer in range(len(s.probe_drift))]
     colours = ["#d62728" if layer + 1 in s.candidate_layers else "#7f7f7f" for layer in range(len(s.probe_drift))]
-    fig.add_bar(x=blocks, y=s.probe_drift, marker_color=colours, name="1 - CKA (red: candidate)", row=1, col=1)
+    fig.add_bar(x=blocks, y=s.probe_drift, marker_color=colours, name="1 - CKA (red: CKA-favoured, mask starts at 0.6)", row=1, col=1)
     fig.add_scatter(y=s.expected_kept_trace, mode="lines", name="sum of keep probabilities", row=1, col=2)
     fig.add_heatmap(
         z=s.keep_probability,
@@ -93,9 +93,9 @@ def _search(result: Result) -> go.Figure:
     fig.update_yaxes(title_text="1 - linear CKA after one pass", row=1, col=1)
     fig.update_xaxes(title_text="inner step (outer steps between)", row=1, col=2)
     fig.update_yaxes(title_text="expected kept copies", row=1, col=2)
-    fig.update_xaxes(title_text="candidate expert copy", row=1, col=3)
+    fig.update_xaxes(title_text="expert copy", row=1, col=3)
     fig.update_yaxes(title_text="residual block", row=1, col=3)
-    fig.update_layout(title="CKA-guided candidates, then the annealed Gumbel-Softmax mask (first seed)",
+    fig.update_layout(title="CKA probe sets the start, the annealed Gumbel-Softmax mask decides (first seed)",
                       showlegend=False)
     return fig
 

@@ -7,8 +7,9 @@ of the earlier tasks, measures how far old representations drifted.
 * LwF (Li & Hoiem 2017; Avalanche's `LwF`): cross-entropy plus alpha T^2 KL(previous || current) of the
   old classes' logits at temperature T on the new task's inputs; no replay.
 * Full upcycling (+ replay): every block becomes an MoE when the second task arrives.
-* Selective (+ replay): CKA-guided candidate layers, the annealed mask search, pruning (`search.py`),
-  and the CKA penalty 1 - CKA(old, new) on replay inputs in the inner loss.
+* Selective (+ replay): the CKA probe sets where the mask over every layer's copies starts, the annealed
+  mask search decides, pruning (`search.py`), and the CKA penalty 1 - CKA(old, new) on replay inputs in
+  the inner loss.
 """
 
 from __future__ import annotations
@@ -26,7 +27,6 @@ from models.common.continual import (
     AccuracyMatrix,
     ReplayBuffer,
     Task,
-    accuracy,
     linear_cka,
     minibatches,
     to_tensors,
@@ -56,6 +56,7 @@ class LearnerOutcome:
     search_trace: list[float] = field(default_factory=list)  # selective: expected kept blocks per outer step
     probe_drift: list[float] = field(default_factory=list)  # selective: 1 - CKA per block after the probe
     candidates: list[int] = field(default_factory=list)  # selective: CKA-selected layers
+    correct: dict[tuple[int, int], np.ndarray] = field(default_factory=dict)  # (after task t, task j): 0/1 per image
     outer_steps: int = 0
     search_seconds: float = 0.0
     seconds: float = 0.0
@@ -136,7 +137,9 @@ def _record(trainer: Trainer, outcome: LearnerOutcome, t: int, tests: list[tuple
     trainer.model.eval()
     with torch.no_grad():
         for j, (tx, ty) in enumerate(tests):
-            outcome.matrix.record(t, j, accuracy(trainer.model(tx)[0], ty))
+            right = (trainer.model(tx)[0].argmax(dim=1) == ty).cpu().numpy().astype(np.float64)
+            outcome.correct[(t, j)] = right
+            outcome.matrix.record(t, j, float(right.mean()))
         if previous is not None:
             old_x = torch.cat([tests[j][0] for j in range(t)])
             outcome.cka_per_transition.append(_layer_cka(trainer.model, previous, old_x))

@@ -32,13 +32,13 @@ class LearnerMetrics(BaseModel):
 class SearchSummary(BaseModel):
     """The outer loop's outcome: CKA probe, candidate layers, keep probabilities, kept copies and its cost."""
 
-    keep_probability: list[list[float]] = Field(description="final sigmoid(a); 0 for layers that were no candidate")
+    keep_probability: list[list[float]] = Field(description="final sigmoid(a) of every layer's copies")
     kept_blocks: list[list[int]]
     expected_kept_trace: list[float]
     candidate_blocks: int
     probe_drift: list[float] = Field(description="1 - CKA per block after the one-pass probe on the new task")
-    candidate_layers: list[int]
-    decided: float = Field(description="min over candidate blocks of |P(keep) - 1/2|")
+    candidate_layers: list[int] = Field(description="CKA-favoured layers (1-based): their copies start at P(keep) 0.6")
+    decided: float = Field(description="min over all blocks of |P(keep) - 1/2|")
     outer_steps: int
     search_seconds: float
 

@@ -58,27 +58,55 @@ def _metrics(o: LearnerOutcome) -> LearnerMetrics:
 
 
 def _decided(o: LearnerOutcome) -> float:
-    probabilities = [p for layer in o.candidates for p in o.keep_probability[layer]]
+    probabilities = [p for row in o.keep_probability for p in row]
     return min((abs(p - 0.5) for p in probabilities), default=0.0)
 
 
-def _measure(methods: dict[str, LearnerMetrics], sel: LearnerOutcome) -> dict[str, Measurement]:
-    s, full, naive = methods["selective"], methods["full_upcycling"], methods["naive"]
+def image_accuracy(o: LearnerOutcome, tasks: int) -> np.ndarray:
+    """Per test image of every task, 100 x correct x N / (T n_task) after the last task: the mean over all
+    images is the average accuracy over the tasks (in points), whatever the tasks' sizes."""
+    final = [o.correct[(tasks - 1, j)] for j in range(tasks)]
+    total = sum(len(c) for c in final)
+    return np.concatenate([100.0 * c * total / (tasks * len(c)) for c in final])
+
+
+def cka_filter_fraction(sel: LearnerOutcome, params: Params) -> float:
+    """The trivial reference of the params claim: keep every copy of the CKA-favoured layers (no search)."""
+    return len(sel.candidates) / params.layers
+
+
+def _measure(methods: dict[str, LearnerMetrics], outcomes: dict[str, LearnerOutcome], params: Params,
+             ) -> dict[str, Measurement]:
+    s, full, naive, replay = (methods[n] for n in ("selective", "full_upcycling", "naive", "replay"))
+    sel = outcomes["selective"]
     kept = sum(len(k) for k in sel.kept_blocks)
     decided = _decided(sel) >= 0.5 - DECIDED
-    note = f"{kept} copies kept; min |P(keep) - 1/2| = {_decided(sel):.2f}"
+    upcycling_helps = full.average_accuracy > replay.average_accuracy
+    note = (f"{kept} copies kept; min |P(keep) - 1/2| = {_decided(sel):.2f}; full upcycling "
+            f"{'beats' if upcycling_helps else 'does not beat'} replay only")
+    gap = image_accuracy(sel, params.tasks) - image_accuracy(outcomes["full_upcycling"], params.tasks)
     return {
-        "params": Measurement(s.added_parameters / full.added_parameters, floor_ok=kept > 0 and decided, note=note),
-        "accuracy": Measurement(100 * (s.average_accuracy - full.average_accuracy), floor_ok=kept > 0, note=note),
-        "forgetting": Measurement(s.forgetting / naive.forgetting if naive.forgetting > 0 else None),
-        "forgetting_full": Measurement(100 * (s.forgetting - full.forgetting)),
+        "params": measurement(s.added_parameters / full.added_parameters, floor_ok=kept > 0 and decided, note=note,
+                              null=cka_filter_fraction(sel, params)),
+        "accuracy": measurement(float(gap.mean()), floor_ok=kept > 0 and upcycling_helps, note=note, units=gap,
+                                null=100 * (replay.average_accuracy - full.average_accuracy)),
+        "forgetting": measurement(s.forgetting / naive.forgetting if naive.forgetting > 0 else None,
+                                  null=replay.forgetting / naive.forgetting if naive.forgetting > 0 else None),
+        "forgetting_full": measurement(100 * (s.forgetting - full.forgetting),
+                                       null=100 * (replay.forgetting - full.forgetting)),
     }
+
+
+def measurement(value: float | None, *, floor_ok: bool = True, note: str = "", units: np.ndarray | None = None,
+                null: float | None = None) -> Measurement:
+    """One seed's measurement with its per-unit values and the trivial reference's value."""
+    return Measurement(value, floor_ok=floor_ok, note=note, units=None if units is None else units.tolist(), null=null)
 
 
 def _search(sel: LearnerOutcome, params: Params) -> SearchSummary:
     return SearchSummary(
         keep_probability=sel.keep_probability, kept_blocks=sel.kept_blocks, expected_kept_trace=sel.search_trace,
-        candidate_blocks=len(sel.candidates) * (params.experts - 1), probe_drift=sel.probe_drift,
+        candidate_blocks=params.layers * (params.experts - 1), probe_drift=sel.probe_drift,
         candidate_layers=[c + 1 for c in sel.candidates], decided=_decided(sel), outer_steps=sel.outer_steps,
         search_seconds=sel.search_seconds,
     )
@@ -104,7 +132,7 @@ def run(params: Params, progress: Progress) -> Result:
         sel = outcomes["selective"]
         per_seed.append(SeedMetrics(seed=seed, methods=methods, kept_copies=sum(len(k) for k in sel.kept_blocks),
                                     decided=_decided(sel)))
-        measured.append(_measure(methods, sel))
+        measured.append(_measure(methods, outcomes, params))
     names, first = runs[0]
     result = Result(
         tasks=names, methods=per_seed[0].methods, per_seed=per_seed,
@@ -114,6 +142,9 @@ def run(params: Params, progress: Progress) -> Result:
         search=_search(first["selective"], params), seconds=time.perf_counter() - start,
         claims=evaluate_claims(CLAIMS, {c.id: [m[c.id] for m in measured] for c in CLAIMS}, seeds),
     )
-    result.standing = Standing(metric="average accuracy", lower_is_better=False, method="selective",
-                               scores={name: result.mean(name, "average_accuracy") for name in LEARNERS}, labels=LABELS)
+    result.standing = Standing(
+        metric="average accuracy (%)", lower_is_better=False, method="selective",
+        seed_scores={n: [100 * s.methods[n].average_accuracy for s in per_seed] for n in LEARNERS},
+        unit_scores={n: [image_accuracy(o[n], params.tasks).tolist() for _, o in runs] for n in LEARNERS},
+        labels=LABELS)
     return result

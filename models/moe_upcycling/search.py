@@ -3,8 +3,10 @@ concrete) mask over their (layer, expert) blocks, annealed until it decides.
 
 1. CKA guidance: a throw-away copy of the model is fine-tuned for one pass on the new task; per block,
    drift = 1 - linear CKA(old output, probe output) on the replay buffer's inputs (old tasks' data).
-   The candidate layers are those whose drift is at least the mean drift (the deep, unstable ones).
-2. Each candidate copy e of layer l has a logit a_{l,e}; a relaxed keep-mask is drawn as
+   Every layer is searched; the CKA probe sets where the mask starts (the paper's CKA-sensitivity
+   initialisation): the copies of layers whose drift is at least the mean start at P(keep) = INIT_HIGH,
+   the others at INIT_LOW. The search, not the probe, decides what is kept.
+2. Each copy e of layer l has a logit a_{l,e}; a relaxed keep-mask is drawn as
    m = sigmoid((a + log u - log(1 - u)) / tau), u ~ U(0, 1) (Maddison et al. 2017), with tau annealed
    geometrically from TAU_START to TAU_END over the search. The outer objective, on held-out data of the
    new task plus replay, is  L_val(w, m) + lambda * sum sigmoid(a_{l,e}) cost_{l,e} / cost_full  (the
@@ -24,13 +26,14 @@ import torch.nn.functional as F
 
 from models.common.continual import linear_cka
 
-__all__ = ["DECIDED", "OUTER_STEPS", "TAU_END", "TAU_START", "ExpertMask", "candidate_layers", "cka_probe",
-           "temperature_at"]
+__all__ = ["DECIDED", "INIT_HIGH", "INIT_LOW", "OUTER_STEPS", "TAU_END", "TAU_START", "ExpertMask", "candidate_layers",
+           "cka_probe", "initial_logits", "temperature_at"]
 
 TAU_START, TAU_END = 1.0, 0.05
 OUTER_STEPS = 5
 DECIDED = 0.1
 MASK_LR = 0.2
+INIT_HIGH, INIT_LOW = 0.6, 0.4  # initial keep probability of the CKA-favoured layers' copies and of the others
 
 
 class ExpertMask(torch.nn.Module):
@@ -38,9 +41,10 @@ class ExpertMask(torch.nn.Module):
 
     active: torch.Tensor
 
-    def __init__(self, layers: int, copies: int, candidates: list[int] | None = None) -> None:
+    def __init__(self, layers: int, copies: int, candidates: list[int] | None = None,
+                 init: torch.Tensor | None = None) -> None:
         super().__init__()
-        self.logits = torch.nn.Parameter(torch.zeros(layers, copies))
+        self.logits = torch.nn.Parameter(torch.zeros(layers, copies) if init is None else init.clone())
         rows = list(range(layers)) if candidates is None else candidates
         active = torch.zeros(layers, 1)
         active[rows] = 1.0
@@ -98,3 +102,11 @@ def candidate_layers(drift: list[float]) -> list[int]:
     """The layers whose drift is at least the mean (never empty)."""
     mean = sum(drift) / len(drift)
     return [layer for layer, d in enumerate(drift) if d >= mean - 1e-12]
+
+
+def initial_logits(drift: list[float], copies: int) -> torch.Tensor:
+    """Mask logits at the start of the search: logit(INIT_HIGH) for the copies of the CKA-favoured layers
+    (drift at least the mean), logit(INIT_LOW) for the others."""
+    favoured = set(candidate_layers(drift))
+    high, low = math.log(INIT_HIGH / (1 - INIT_HIGH)), math.log(INIT_LOW / (1 - INIT_LOW))
+    return torch.tensor([[high if layer in favoured else low] * copies for layer in range(len(drift))])

@@ -1,4 +1,5 @@
-"""Selective upcycling at the task where experts are added: CKA probe, annealed bilevel search, pruning."""
+"""Selective upcycling at the task where experts are added: CKA probe (where the mask starts), annealed bilevel
+search over every layer's copies, pruning."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from models.moe_upcycling.search import (
     ExpertMask,
     candidate_layers,
     cka_probe,
+    initial_logits,
     temperature_at,
 )
 
@@ -55,10 +57,10 @@ def search_and_prune(trainer: Trainer, x: torch.Tensor, y: torch.Tensor, previou
     start = time.perf_counter()
     p = trainer.params
     outcome.probe_drift = _probe(trainer, x, y)
-    outcome.candidates = candidate_layers(outcome.probe_drift)
-    trainer.model.upcycle(outcome.candidates, p.experts - 1)
+    outcome.candidates = candidate_layers(outcome.probe_drift)  # the CKA-favoured layers (the mask starts high)
+    trainer.model.upcycle(list(range(p.layers)), p.experts - 1)  # every layer is searched
     copies, width = p.experts - 1, p.width
-    mask = ExpertMask(p.layers, copies, outcome.candidates).to(trainer.device)
+    mask = ExpertMask(p.layers, copies, init=initial_logits(outcome.probe_drift, copies)).to(trainer.device)
     block_cost = float(ffn_parameters(width) + width + 1)
     full_cost = float(p.layers * (copies * ffn_parameters(width) + router_parameters(width, p.experts)))
     held = trainer.rng.permutation(len(y))

@@ -14,6 +14,7 @@ from models.moe_upcycling.search import (
     ExpertMask,
     candidate_layers,
     cka_probe,
+    initial_logits,
     temperature_at,
 )
 
@@ -134,6 +135,13 @@ def test_temperature_anneals_geometrically_from_start_to_end() -> None:
     assert taus[0] == pytest.approx(TAU_START) and taus[-1] == pytest.approx(TAU_END)
     ratios = [b / a for a, b in zip(taus, taus[1:], strict=False)]
     assert max(ratios) == pytest.approx(min(ratios)) and max(ratios) < 1
+
+
+def test_the_mask_starts_high_on_the_cka_favoured_layers_only() -> None:
+    start = torch.sigmoid(initial_logits([0.1, 0.2, 0.6], copies=2))
+    assert torch.allclose(start, torch.tensor([[0.4, 0.4], [0.4, 0.4], [0.6, 0.6]]))
+    mask = ExpertMask(3, 2, init=initial_logits([0.1, 0.2, 0.6], copies=2))
+    assert torch.allclose(mask.keep_probability(), start)  # every layer is a candidate of the search
 
 
 def test_candidates_are_the_layers_at_or_above_the_mean_drift() -> None:
