@@ -39,19 +39,25 @@ def main() -> None:
         print(f"{queries:>8} {k:>2} {fast.loads:>14} {r.naive.loads:>12} {fast.seconds:>10.3f} "
               f"{r.naive.seconds:>9.3f} {r.naive.seconds / fast.seconds:>6.1f}x")
     print("\nHeadline: test accuracy (%), 400 queries, k = 3, exact skills; gain = Skill-MoE - best baseline")
-    short = {"instance_routing": "skillmoe", "oracle_routing": "oracle", "trained_router": "router",
+    short = {"instance_routing": "skillmoe", "oracle_routing": "oracle", "instance_top_k": "top-k", "trained_router": "router",
              "task_top_k": "task3", "best_single": "best1", "majority_vote": "vote16", "random_k": "rand3"}
-    print(f"{'seed':>4} " + " ".join(f"{short[s]:>8}" for s in STRATEGIES) + f" {'gain':>6} {'@80%':>6} {'t ratio':>7}")
+    print(f"{'seed':>4} " + " ".join(f"{short[s]:>8}" for s in STRATEGIES) + f" {'gain':>6} {'@80%':>6} {'t ratio':>7}"
+          f" aggregator")
     result = run(Params(seeds=3), no_progress)
     claims = {c.id: c for c in result.claims}
     for i, row in enumerate(result.per_seed):
         print(f"{row.seed:>4} " + " ".join(f"{100 * row.accuracy[s]:>8.1f}" for s in STRATEGIES)
-              + f" {row.gain_points:>+6.1f} {claims['robust'].seeds[i].value:>+6.1f} {claims['runtime'].seeds[i].value:>7.2f}")
+              + f" {row.gain_points:>+6.1f} {claims['robust'].seeds[i].value:>+6.1f} {claims['runtime'].seeds[i].value:>7.2f}"
+              f" {row.aggregator}")
+    gain = claims["gain"]
+    if gain.test is not None and gain.test.interval is not None:
+        print(f"gain: 95% interval [{gain.test.interval[0]:.2f}, {gain.test.interval[1]:.2f}] points, sign test p = "
+              f"{gain.test.p_value}; {gain.holds} (the paper: +8.15)")
     print("Tagger curve (mean of 3 seeds): " + ", ".join(f"{100 * p.realised_accuracy:.0f}% -> {p.gain_points:+.1f}"
                                                         for p in result.curve))
     print("\nRun time of the defaults (one seed, 400 queries, k = 3), this version vs the previous one")
     previous_run, previous_params = _previous_run()
-    for name, call in (("this version (7 strategies, costs, tagger sweep)", lambda: run(Params(seeds=1), no_progress)),
+    for name, call in (("this version (8 strategies, costs, tagger sweep)", lambda: run(Params(seeds=1), no_progress)),
                        (f"previous {PREVIOUS} (5 strategies, naive on all)", lambda: previous_run(previous_params(),
                                                                                                no_progress))):
         start = time.perf_counter()

@@ -37,8 +37,10 @@ class Params(BaseModel):
         description="With the imperfect tagger: the share of queries whose skill it names correctly (the "
         "accuracy curve on the page sweeps it whatever the choice).")
     validation_per_skill: int = Field(default=60, ge=10, le=500, title="Validation queries per skill",
-                                      description="Validation queries per skill: the experts' skill profiles and "
-                                                  "the trained router's training set.")
+                                      description="Validation queries per skill: the experts' skill profiles, the "
+                                                  "aggregator's choice and the trained router's training set. 60 "
+                                                  "per skill is 480 in all, inside the paper's 249-504 validation "
+                                                  "questions per benchmark.")
     seed: int = Field(default=0, ge=0, le=2**31 - 1, title="Base seed",
                       description="Random seed (validation and test sets, tagger errors, router initialisation).")
     seeds: int = seeds_field(default=2, maximum=6)

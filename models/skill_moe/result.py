@@ -14,6 +14,7 @@ __all__ = ["CostRow", "CurvePoint", "ExpertProfile", "GroupRow", "LABELS", "Resu
 LABELS = {
     "instance_routing": "Skill-MoE (instance routing)",
     "oracle_routing": "oracle router (true skill)",
+    "instance_top_k": "Skill-MoE variant: deterministic top-k",
     "trained_router": "trained router (RouteLLM-style)",
     "task_top_k": "task-level top-k",
     "best_single": "best single expert",
@@ -34,6 +35,8 @@ class SeedRow(BaseModel):
     accuracy: dict[str, float]
     skill_accuracy: float
     gain_points: float = Field(description="Skill-MoE minus the best baseline, in points")
+    aggregator: str = Field(description="the aggregation rule chosen on the validation set")
+    aggregator_accuracy: dict[str, float] = Field(description="validation accuracy of each aggregation rule")
 
 
 class CostRow(BaseModel):
@@ -107,6 +110,7 @@ class Result(MethodResult):
                                                          else round(100 * self.break_even_accuracy))
         out["Loads, Skill-MoE batched"] = next(c.loads for c in self.cost if c.strategy == "instance_routing")
         out["Loads, Skill-MoE naive per-query loop"] = self.naive.loads
+        out["Aggregator (first seed, chosen on validation)"] = self.per_seed[0].aggregator
         out["Device"] = self.device
         return out
 

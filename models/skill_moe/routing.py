@@ -1,9 +1,12 @@
-"""Expert selection (instance-level by skill, task-level, random, best single, all) and vote aggregation.
+"""Expert selection (instance-level by skill, task-level, random, best single, all) and aggregation.
 
-`profile[e, s]` is expert e's accuracy on validation queries of skill s. Instance-level routing
-(Skill-MoE) ranks the experts by their profile on the query's inferred skill; task-level routing
-ranks them by their mean profile over the task's skills and uses the same k experts for every query
-of the task.
+Skill-MoE recruits as the official code does (`net_profile`, `competence`, `recruit`): a net +1/-1 count
+per skill from the validation answers, a global competence from their sum (T = 0.5), and k experts sampled
+with replacement in proportion to local score x competence; an aggregation rule chosen on the validation
+set writes the answer (`aggregate`). `profile[e, s]` in the other functions is expert e's accuracy on
+validation queries of skill s: task-level routing ranks the experts by their mean profile over the task's
+skills and uses the same k experts for every query of the task; `instance_top_k` is the deterministic
+top-k on one skill (our earlier, greedier rule).
 """
 
 from __future__ import annotations
@@ -14,9 +17,65 @@ import numpy as np
 
 from .suite import SKILLS, TASKS
 
-__all__ = ["TrainedRouter", "best_single", "instance_top_k", "random_k", "task_top_k", "weighted_vote"]
+__all__ = ["AGGREGATORS", "TEMPERATURE", "TrainedRouter", "aggregator_weights", "best_single", "competence", "instance_top_k", "net_profile",
+           "random_k", "recruit", "task_top_k", "weighted_vote"]
 
 CLASSES = 10
+TEMPERATURE = 0.5  # the official code's T: competence = (shifted net score) ** (1 / T), normalised
+AGGREGATORS = ("majority", "competence", "skill")  # the aggregation rules the validation set chooses among
+
+
+def net_profile(correct: np.ndarray, skill_of: np.ndarray, skills: int) -> np.ndarray:
+    """profile[e, s]: +1 for each validation query of skill s expert e answers right, -1 for each it gets
+    wrong (the official code's net count, not an accuracy). correct: (experts, queries) booleans."""
+    signed = np.where(correct, 1, -1)
+    return np.stack([signed[:, skill_of == s].sum(axis=1) for s in range(skills)], axis=1)
+
+
+def competence(profile: np.ndarray, temperature: float = TEMPERATURE) -> np.ndarray:
+    """Global competence per expert: its net score summed over skills, shifted to be positive when any is
+    negative (x - min + 1), raised to 1 / temperature and normalised to a probability."""
+    total = profile.sum(axis=1).astype(float)
+    if total.min() < 0:
+        total = total - total.min() + 1
+    powered = total ** (1.0 / temperature)
+    return np.asarray(powered / powered.sum()) if powered.sum() > 0 else np.full(len(total), 1.0 / len(total))
+
+
+def recruit(profile: np.ndarray, strength: np.ndarray, skills: Sequence[Sequence[int]], k: int,
+            rng: np.random.Generator) -> tuple[list[list[int]], np.ndarray]:
+    """Per query: k experts sampled with replacement, weight = local score x competence (the official rule).
+
+    The local score of an expert is the sum of its profile over the query's inferred skills; only experts
+    with a positive score are eligible (if none is, every score is shifted to min 1). Returns the chosen
+    experts and each one's local score (the "skill" aggregator's weights)."""
+    chosen, local = [], []
+    for query_skills in skills:
+        score = profile[:, list(query_skills)].sum(axis=1).astype(float) if query_skills else profile.sum(axis=1) * 0.0
+        if (score > 0).any():
+            weight = np.where(score > 0, score, 0.0) * strength
+        else:
+            score = score - score.min() + 1
+            weight = score * strength
+        if weight.sum() <= 0:
+            weight = np.ones_like(weight)
+        picks = [int(e) for e in rng.choice(len(weight), size=k, replace=True, p=weight / weight.sum())]
+        chosen.append(picks)
+        local.append([max(float(score[e]), 1e-9) for e in picks])
+    return chosen, np.array(local)
+
+
+def aggregator_weights(rule: str, local: np.ndarray, strength: np.ndarray,
+                       chosen: Sequence[Sequence[int]]) -> np.ndarray:
+    """(queries, k) vote weights of one of AGGREGATORS: equal (majority), the experts' global competence, or
+    their local skill score."""
+    if rule == "majority":
+        return np.ones(local.shape)
+    if rule == "competence":
+        return np.array([[strength[e] for e in c] for c in chosen])
+    if rule == "skill":
+        return np.asarray(local, dtype=float)
+    raise ValueError(f"unknown aggregator {rule!r}")
 
 
 def _top(scores: np.ndarray, k: int) -> list[int]:

@@ -24,7 +24,7 @@ def test_a_short_run_shows_claims_strategies_costs_and_figures(live_backend: str
     at = click_run(at)
     assert not at.exception
     strategies = next(df.value for df in at.dataframe if "expert loads" in df.value.columns)
-    assert len(strategies) == 8  # 7 strategies and the naive loop
+    assert len(strategies) == 9  # 8 strategies and the naive loop
     assert "task-level top-3" in set(strategies["strategy"]) and not any("tas3" in s for s in strategies["strategy"])
     claims = next(df.value for df in at.dataframe if "Claim" in df.value.columns)
     assert len(claims) == 3
