@@ -11,6 +11,7 @@ import torch
 from models.common.claims import Measurement, Standing, evaluate_claims, seed_values
 from models.common.contract import MethodInputError, Progress
 from models.common.device import torch_device
+from models.common.grids import best_on_grid
 from models.common.progress import MonotoneProgress
 from models.common.tabular import group_mse_table, group_table, worst_group
 from models.robust_satisficing.claims import CLAIMS
@@ -102,12 +103,18 @@ def _score(fit: Fit, data: ShiftedData, device: str, setting: str) -> MethodScor
 def _tuned(candidates: list[tuple[str, Callable[[Progress], Fit]]], data: ShiftedData, device: str,
            progress: Progress) -> MethodScore:
     """Every setting of one baseline's grid; the one with the best worst-group validation score is reported."""
+    return _tuned_grid(candidates, data, device, progress)[0]
+
+
+def _tuned_grid(candidates: list[tuple[str, Callable[[Progress], Fit]]], data: ShiftedData, device: str,
+                progress: Progress) -> tuple[MethodScore, list[float]]:
+    """The chosen setting's scores and every setting's worst-group validation score (the grid's record)."""
     monotone = MonotoneProgress(progress)
     scores = []
     for k, (setting, train) in enumerate(candidates):
         fit = train(monotone.stage(k / len(candidates), (k + 1) / len(candidates)))
         scores.append(_score(fit, data, device, setting))
-    return max(scores, key=lambda s: s.validation_worst)
+    return max(scores, key=lambda s: s.validation_worst), [s.validation_worst for s in scores]
 
 
 def _problem(params: Params, data: ShiftedData, seed: int, device: str) -> Problem:
@@ -134,12 +141,15 @@ def _run_seed(params: Params, seed: int, progress: Progress) -> tuple[SeedScores
     erm = train_erm(problem, monotone.stage(0, share))
     irs = train_irs(problem, monotone.stage(share, 2 * share), tau_multiplier=params.tau_multiplier)
     errors = jtt_errors(problem, monotone.stage(2 * share, 3 * share))
-    dro = _tuned([(f"eta = {s:g}", partial(train_group_dro, problem, eta=s)) for s in DRO_STEPS], data, device,
-                 monotone.stage(3 * share, 6 * share))
-    term = _tuned([(f"t = {t:g}", partial(train_tilted_erm, problem, tilt=t)) for t in TERM_TILTS], data, device,
-                  monotone.stage(6 * share, 9 * share))
-    jtt = _tuned([(f"upweight {u:g}", partial(train_jtt, problem, upweight=u, errors=errors)) for u in JTT_UPWEIGHTS],
-                 data, device, monotone.stage(9 * share, 1.0))
+    dro, dro_grid = _tuned_grid([(f"eta = {s:g}", partial(train_group_dro, problem, eta=s)) for s in DRO_STEPS],
+                                data, device, monotone.stage(3 * share, 6 * share))
+    term, term_grid = _tuned_grid([(f"t = {t:g}", partial(train_tilted_erm, problem, tilt=t)) for t in TERM_TILTS],
+                                  data, device, monotone.stage(6 * share, 9 * share))
+    jtt, jtt_grid = _tuned_grid([(f"upweight {u:g}", partial(train_jtt, problem, upweight=u, errors=errors))
+                                 for u in JTT_UPWEIGHTS], data, device, monotone.stage(9 * share, 1.0))
+    grids = [best_on_grid("group DRO", "eta", DRO_STEPS, dro_grid, lower_is_better=False),
+             best_on_grid("tilted ERM", "t", TERM_TILTS, term_grid, lower_is_better=False),
+             best_on_grid("JTT", "upweight", JTT_UPWEIGHTS, jtt_grid, lower_is_better=False)]
     model = make_model(problem)
     with torch.no_grad():
         initial_loss = float(per_sample_losses(model, problem, problem.X, problem.y).mean())
@@ -149,7 +159,7 @@ def _run_seed(params: Params, seed: int, progress: Progress) -> tuple[SeedScores
     scores = SeedScores(seed=seed, methods=methods, untrained=_score(untrained, data, device, "initialisation"),
                         tau=irs.tau[-1], fragility=irs.fragility[-1], kl=irs.kl[-1], tilted=irs.kl[-1] > KL_ACTIVE)
     units = None if data.regression else _units(irs, erm, untrained, data, device)
-    return scores, {"data": data, "problem": problem, "erm": erm, "irs": irs}, units
+    return scores, {"data": data, "problem": problem, "erm": erm, "irs": irs, "grids": grids}, units
 
 
 def _sweep(params: Params, first: dict[str, object], progress: Progress) -> list[SweepPoint]:
@@ -246,6 +256,7 @@ def run(params: Params, progress: Progress) -> Result:
         trace_tau=[irs.tau[s] for s in steps], trace_kl=[irs.kl[s] for s in steps],
         trace_irs_loss=[irs.train_loss[warmup + s] for s in steps],
         trace_erm_loss=[erm.train_loss[warmup + s] for s in steps],
+        grids=first["grids"],  # type: ignore[arg-type]
         claims=evaluate_claims(CLAIMS, _measure(runs, [o[2] for o in outcomes]), seeds), standing=standing,
     )
 
