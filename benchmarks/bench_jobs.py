@@ -3,7 +3,7 @@
 Starts the real backend (uvicorn, embedded executor) in a subprocess and measures:
   1. wall time from POST /api/jobs to `succeeded` for a trivial job (median, p95) on a server that
      has loaded every method package: job processes forked from the preloaded forkserver with a
-     warm spare (the default), without the spare, and the baseline DESIGN.md first described, a
+     warm spare (the default), without the spare, and the baseline the first design described (docs/architecture.md, "The first design"), a
      spawned interpreter per job (START_METHOD=spawn, which must import the packages again);
   2. GET /api/jobs/{id} requests per second under 50 concurrent pollers (httpx, 5 client
      processes x 10 keep-alive connections), for the
@@ -221,7 +221,7 @@ def main() -> None:
     rows = []
     variants = [("forkserver + warm process (default)", 1, "forkserver", args.jobs),
                 ("forkserver, no warm process", 0, "forkserver", args.jobs),
-                ("baseline: spawn per job (DESIGN.md)", 0, "spawn", args.baseline_jobs)]
+                ("baseline: spawn per job (the first design)", 0, "spawn", args.baseline_jobs)]
     rates: dict[str, float] = {}
     for label, warm, start_method, count in variants:
         with tempfile.TemporaryDirectory() as data_dir:

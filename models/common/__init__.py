@@ -1,4 +1,4 @@
-"""The method contract every method package follows (see DESIGN.md, "The method contract")."""
+"""The method contract every method package follows (see docs/architecture.md, "The method contract")."""
 
 from __future__ import annotations
 
