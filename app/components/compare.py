@@ -31,12 +31,13 @@ def _text(value: Any) -> str:
 
 
 def side_by_side(rows: list[dict[str, Any]], labels: list[str], what: str) -> pd.DataFrame:
-    """One row per key of any run's `rows[i]`, a column per run, and `≠` where the runs' values differ."""
+    """One row per key of any run's `rows[i]`, `≠` (second column, visible beside long values) where the runs'
+    values differ, then a column per run."""
     keys = list(dict.fromkeys(key for row in rows for key in row))
-    table: dict[str, list[str]] = {what: keys}
+    table: dict[str, list[str]] = {what: keys, "differs": [
+        DIFFERS if len({json.dumps(r.get(k), sort_keys=True) for r in rows}) > 1 else "" for k in keys]}
     for label, row in zip(labels, rows, strict=True):
         table[label] = [_text(row.get(key)) for key in keys]
-    table["differs"] = [DIFFERS if len({json.dumps(r.get(k), sort_keys=True) for r in rows}) > 1 else "" for k in keys]
     return pd.DataFrame(table)
 
 
