@@ -66,9 +66,11 @@ last checkpoint by 0.054 (interval -0.074 to -0.033), and merged checkpoints are
 ones (top-1 variance share +0.11, 0.69-0.73 against 0.58-0.62). But **the paper's regime is not reached**: late
 in training the merged share stays at 0.69-0.73, barely above a random walk's 0.63 and below 0.8, so
 Extra-Merge is not judged there. Shares of 0.8 and more appear only when the merges reach back into the fast
-early descent (merges of 160 steps over the whole run: example "Merges of 160 steps"), not in the late stage;
-longer runs (4,800 steps), a fresh batch every step, larger batches and lower learning rates gave late-stage
-shares of 0.57-0.72. Meanwhile tuned EMA and LAWA beat Extra-Merge on every seed, the validation-chosen beta is
+early descent (example "Merges of 160 steps", seeds 71-73: share 0.81 on every seed), not in the late stage;
+judged there, Extra-Merge minus the best baseline is -0.0003 nats (interval -0.0011 to +0.0005): a tie;
+in scratch runs (seed 0), longer training (4,800 steps), one pass over fresh sequences as in pre-training, larger
+batches and lower learning rates gave late-stage shares of 0.57-0.72. At the late-stage cut of "Reproduce", the
+paired standing has tuned EMA and LAWA ahead of Extra-Merge on every seed, the validation-chosen beta is
 negative (-0.25 to -0.5: a step *back*, i.e. a wider average), and the lag shift also prefers going back.
 
 *Citation*: Extra-Merge: Tracing the Rank-1 Subspace of Model Merging in Language Model Pre-Training.
