@@ -63,6 +63,9 @@ def loop(backbone, prompts, keys, x) -> np.ndarray:
     return np.array(out)
 
 
+PREVIOUS = 'previous version (review turn 4, seeds 53-55, λ = 0.1 fixed): selection hybrid - best cue +0.2 / +0.4 / +0.3, unseen vs nearest key +1.1 / +1.3 / +1.6'
+
+
 def main() -> None:
     torch.set_num_threads(1)
     print("fused selection: batched vs per-sample loop (4 prompts, 5 keys each)")
@@ -83,11 +86,15 @@ def main() -> None:
     print(f"\nheadline: {label}, {time.perf_counter() - t0:.1f} s")
     for c in result.claims:
         values = ", ".join(f"{o.value:+.2f}" for o in c.seeds if o.value is not None)
-        print(f"  {c.id:>16}: {c.holds:>9}  {c.ours.text:>26}  per seed [{values}]  ({c.quantity} {c.criterion})")
+        span = "" if c.test is None or c.test.interval is None else f"[{c.test.interval[0]:+.2f}, {c.test.interval[1]:+.2f}]"
+        print(f"  {c.id:>16}: {c.holds:>9}  {c.ours.text:>26} {span:>18}  per seed [{values}]  ({c.quantity} "
+              f"{c.criterion})")
     print(f"  standing on {result.standing.metric}: " + ", ".join(
-        f"{k} {100 * v:.1f}%" for k, v in result.standing.scores.items()))
+        f"{k} {v:.1f}%" for k, v in result.standing.scores.items()))
     v = result.verdict()
-    print(f"  verdict: {v.label} ({v.tone})")
+    print(f"  verdict: {v.kind}, {v.held} of {v.headline} headline claims held on {v.seeds} seeds; beaten by "
+          f"{', '.join(v.beaten_by) or 'nobody'}")
+    print(PREVIOUS)
 
 
 if __name__ == "__main__":

@@ -70,9 +70,16 @@ def bench_claim() -> None:
     print(f"     search cost (first seed): {result.search.outer_steps} outer steps, {result.search.search_seconds:.1f} s")
     for c in result.claims:
         values = ", ".join(f"{o.value:+.3f}" for o in c.seeds if o.value is not None)
-        print(f"  {c.id:>16}: {c.holds:>9}  {c.ours.text:>26}  per seed [{values}]  ({c.quantity} {c.criterion})")
+        span = "" if c.test is None or c.test.interval is None else f"[{c.test.interval[0]:+.2f}, {c.test.interval[1]:+.2f}]"
+        print(f"  {c.id:>16}: {c.holds:>9}  {c.ours.text:>26} {span:>18}  per seed [{values}]  ({c.quantity} "
+              f"{c.criterion})")
     v = result.verdict()
-    print(f"  verdict: {v.label} ({v.tone})")
+    print(f"  verdict: {v.kind}, {v.held} of {v.headline} headline claims held on {v.seeds} seeds; beaten by "
+          f"{', '.join(v.beaten_by) or 'nobody'}")
+    print(PREVIOUS)
+
+
+PREVIOUS = 'previous version (review turn 4, seeds 53-55, CKA filter then search): params met via the filter alone (<= 33%), forgetting met by replay alone (0.09-0.13 of naive)'
 
 
 def main() -> None:

@@ -92,19 +92,22 @@ class-incremental and the floor refuses the accuracy claim on any seed where upc
 residual MLP on scikit-learn's 8 × 8 digits, dense soft routing, a 200-example replay buffer, one search when
 the second task arrives (the paper grows at every task), a few epochs per task.
 
-*Citation*: Selective MoE upcycling for continual learning (CKA-guided bilevel NAS). ICML 2026.
+*Citation*: Zhiyuan Yu, Enneng Yang, Hao Jiang, Guojie Zhu, Feihong He, Peng Wang, Li Shen. Efficient Bilevel
+Optimization for CKA-Guided MoE Upcycling. ICML 2026. Code: https://github.com/fabfish/bilevel-moe-upcycle
 """
 
 SPEC = MethodSpec(
     name="moe_upcycling",
     nav_title="Selective upcycling",
     title="Selective MoE upcycling for continual learning",
-    # The authors are not listed on the ICML 2026 poster page we could read; the link names the paper.
+    # Authors from the BibTeX in the official code's README (the poster page lists none we could read).
     paper=Paper(title="Efficient Bilevel Optimization for CKA-Guided MoE Upcycling",
-                authors="Authors as listed at the link", url="https://icml.cc/virtual/2026/poster/64571"),
+                authors="Zhiyuan Yu, Enneng Yang, Hao Jiang, Guojie Zhu, Feihong He, Peng Wang, Li Shen",
+                url="https://icml.cc/virtual/2026/poster/64571", code_url="https://github.com/fabfish/bilevel-moe-upcycle"),
     summary=(
         "Copying feed-forward blocks into experts protects old tasks but adds many parameters. A "
-        "Gumbel-Softmax search penalised by parameter count picks which (layer, expert) blocks to copy, "
+        "Gumbel-Softmax search penalised by parameter count, started where a CKA probe sees drift, picks which "
+        "(layer, expert) blocks to copy, "
         "while a CKA penalty keeps old representations stable; compare it with naive fine-tuning, "
         "replay, LwF and full upcycling on a class-incremental digit stream, over seeds."
     ),
