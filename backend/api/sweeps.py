@@ -126,6 +126,9 @@ def create_sweep(body: SweepCreate, request: Request, service: ServiceDep, calle
                  settings: SettingsDep) -> SweepPublic:
     owner = caller.owner if settings.shared else body.owner
     (field, values), = body.vary.items()
+    registered = service.registry.get(body.method)
+    if registered is not None and field not in registered.spec.params_model.model_fields:
+        raise HTTPException(422, f"vary › {field[:64]!r} is not a parameter of {body.method}")
     try:
         for index, value in enumerate(values):
             try:

@@ -27,9 +27,10 @@ from backend.settings import Settings
 from db.status import JobStatus
 from db.tables import Job, Sweep
 
-__all__ = ["MAX_VALUES", "admit_sweep", "advance", "claim_rows", "job_states", "sweep_progress", "sweep_status"]
+__all__ = ["DELETED", "MAX_VALUES", "admit_sweep", "advance", "claim_rows", "job_states", "sweep_progress", "sweep_status"]
 
 MAX_VALUES = 12
+DELETED = "deleted"  # a run of the sweep that was deleted since (DELETE .../record, retention): it ended
 _T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262, 10: 2.228}
 _advance_lock = threading.Lock()
 _finished_claims: OrderedDict[str, list[dict[str, Any]]] = OrderedDict()
@@ -97,8 +98,9 @@ def sweep_status(sweep: Sweep, jobs: dict[str, tuple[str, float]]) -> str:
     not succeed), running (some run started or ended) or queued."""
     if sweep.cancelled:
         return JobStatus.CANCELLED.value
-    statuses = [jobs[i][0] if i and i in jobs else None for i in sweep.job_ids]
-    terminal = {JobStatus.SUCCEEDED.value, JobStatus.FAILED.value, JobStatus.CANCELLED.value, JobStatus.TIMED_OUT.value}
+    statuses = [(jobs[i][0] if i in jobs else DELETED) if i else None for i in sweep.job_ids]
+    terminal = {JobStatus.SUCCEEDED.value, JobStatus.FAILED.value, JobStatus.CANCELLED.value, JobStatus.TIMED_OUT.value,
+                DELETED}
     if all(s in terminal for s in statuses):
         return JobStatus.SUCCEEDED.value if all(s == JobStatus.SUCCEEDED.value for s in statuses) else JobStatus.FAILED.value
     if any(s is not None and s != JobStatus.QUEUED.value for s in statuses):
@@ -107,10 +109,11 @@ def sweep_status(sweep: Sweep, jobs: dict[str, tuple[str, float]]) -> str:
 
 
 def sweep_progress(sweep: Sweep, jobs: dict[str, tuple[str, float]]) -> tuple[float, str]:
-    ended = {JobStatus.SUCCEEDED.value, JobStatus.FAILED.value, JobStatus.CANCELLED.value, JobStatus.TIMED_OUT.value}
+    ended = {JobStatus.SUCCEEDED.value, JobStatus.FAILED.value, JobStatus.CANCELLED.value, JobStatus.TIMED_OUT.value,
+             DELETED}
     parts, done = [], 0
     for job_id in sweep.job_ids:
-        status, progress = jobs.get(job_id or "", ("waiting", 0.0))
+        status, progress = jobs.get(job_id, (DELETED, 1.0)) if job_id else ("waiting", 0.0)
         finished = status in ended
         done += finished
         parts.append(1.0 if finished else progress)
@@ -182,7 +185,7 @@ def claim_rows(session: Session, sweep: Sweep, jobs: dict[str, tuple[str, float]
             got = measured[index].get(claim_id, {})
             rows.append({"claim": claim_id, "quantity": claim["quantity"], "criterion": claim["criterion"],
                          "headline": claim["headline"], "target": claim.get("target"), "value": value,
-                         "job_id": job_id, "status": jobs.get(job_id or "", ("waiting",))[0],
+                         "job_id": job_id, "status": jobs.get(job_id, (DELETED,))[0] if job_id else "waiting",
                          "mean": got.get("mean"), "sd": got.get("sd"), "n": got.get("n", 0),
                          "interval": got.get("interval"), "holds": got.get("holds")})
     return rows

@@ -51,10 +51,21 @@ def test_sweep_rows_match_the_closed_form_and_each_runs_claims(open_server: str)
     ({"vary": {"level": [1, 1]}}, "distinct"),
     ({"vary": {"level": [1, -5]}}, "sweep value 2"),
     ({"vary": {"level": [1]}, "params": {"nope": 1}}, "nope"),
+    ({"vary": {"nope": [1, 2]}}, "not a parameter of sweep_toy"),
 ])
 def test_invalid_sweeps_are_422_and_store_nothing(open_server: str, body: dict, words: str) -> None:
     answer = httpx.post(f"{open_server}/api/sweeps", json={"method": "sweep_toy", **body}, timeout=30)
     assert answer.status_code == 422 and words in answer.json()["detail"]
+
+
+def test_a_deleted_run_ends_its_sweep_row(open_server: str) -> None:
+    client = Client(open_server)
+    sweep = client.sweep("sweep_toy", {"seeds": 2}, {"level": [1.0, 2.0]}, timeout_s=120)
+    assert httpx.delete(f"{open_server}/api/jobs/{sweep.job_ids[1]}/record", timeout=30).status_code == 204
+    sweep.refresh()
+    assert sweep.status == "failed" and sweep.data["message"].startswith("2 of 2 runs ended")
+    gone = [r for r in sweep.rows if r["value"] == 2.0]
+    assert gone and all(r["status"] == "deleted" and r["mean"] is None for r in gone)
 
 
 def test_cancelling_a_sweep_cancels_its_jobs(open_server: str) -> None:
