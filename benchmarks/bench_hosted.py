@@ -213,6 +213,21 @@ def settle(url: str, users: list[tuple[int, str]], accepted: list[tuple[str, str
     return ended
 
 
+def export_figure(url: str, token: str) -> dict[str, float]:
+    """ms of the first and of later GETs of one shared run's export.zip (issue 45, N7: later ones come from the cache)."""
+    with client_for(url, -2, token) as client:
+        job_id = client.post("/api/jobs", json=JOB).json()["id"]
+        while client.get(f"/api/jobs/{job_id}", params={"view": "status"}).json()["status"] not in TERMINAL:
+            time.sleep(0.2)
+        link = client.post(f"/api/jobs/{job_id}/share").json()["link"]
+        seconds = []
+        for _ in range(6):
+            started = time.perf_counter()
+            assert client.get(f"/api/shared/{link}/export.zip").status_code == 200
+            seconds.append(time.perf_counter() - started)
+    return {"first_ms": round(1000 * seconds[0], 1), "later_p50_ms": percentile(seconds[1:], 0.5)}
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000, 1) if ordered else float("nan")
@@ -239,6 +254,7 @@ def run_store(label: str, database_url: str, data_dir: str, users: int, seconds:
         load_after = os.getloadavg()[0]
         accepted = [pair for result in results for pair in result["accepted"]]
         ended = settle(url, indexed, accepted)
+        export = export_figure(url, tokens[0])
     finally:
         stop_server(process, log)
     server_log = (Path(data_dir) / "server.log").read_text(errors="replace")
@@ -261,7 +277,7 @@ def run_store(label: str, database_url: str, data_dir: str, users: int, seconds:
         "http_500": sum(count for code, count in codes.items() if code >= 500 and code != 503),
         "transport_errors": dict(errors), "jobs_accepted": len(accepted), "jobs_lost": lost,
         "endings": dict(ended), "server_log_tracebacks": server_log.count("Traceback"),
-        "server_log_pool_timeouts": server_log.count("QueuePool limit"),
+        "server_log_pool_timeouts": server_log.count("QueuePool limit"), "export_zip": export,
     }
     print(f"\n{label}: {users} users (own address and token each) for {seconds:g} s against backend.serve "
           f"(MAX_WORKERS=2, shared mode); load average {load_before:.1f} -> {load_after:.1f}")
@@ -273,6 +289,7 @@ def run_store(label: str, database_url: str, data_dir: str, users: int, seconds:
     print(f"  jobs accepted: {len(accepted)}   endings: {dict(ended)}")
     print(f"  jobs lost: {lost}   HTTP 500: {figures['http_500']}   tracebacks in the server log: "
           f"{figures['server_log_tracebacks']} (pool timeouts: {figures['server_log_pool_timeouts']})")
+    print(f"  shared export.zip: first {export['first_ms']} ms, later (cached) p50 {export['later_p50_ms']} ms")
     return figures
 
 
