@@ -33,7 +33,7 @@ def test_result_has_every_method_and_the_claims() -> None:
     assert result.standing is not None and set(result.standing.scores) == set(METHODS)
     assert {c.id for c in result.claims if not c.headline} == {"one_pass"}
     grids = {g.tuned: g for g in result.grids}
-    assert grids["group DRO"].values == [0.01, 0.1, 1.0]
+    assert grids["group DRO"].values == [0.01, 0.1, 1.0, 10.0]
     for tuned, key, prefix in (("group DRO", "group_dro", "eta = "), ("tilted ERM", "tilted_erm", "t = "),
                                ("JTT", "jtt", "upweight ")):
         chosen = getattr(result.seeds_run[0].methods, key)
