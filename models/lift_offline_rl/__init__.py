@@ -67,6 +67,9 @@ LIFT-SC 100 / 57 / 80% (+9.5, -43, +78.5 points), mean steps 9.1 / 18.1 / 15.1 a
 logs (seed 100). With checkpoint selection the raw learner is often good (the validation curve of seed 100
 jumps from 7% to 91% at step 800 and stays), so the +20-point gain is not reproduced across seeds; shorter
 paths hold on 2 of 3 seeds. TD3+BC's outcome still depends strongly on the seed at 10 logs and 1,200 updates.
+The default seed 0 alone shows the gain (raw 22%, still rising at the last checkpoint; LIFT-SC 100% in 9.9 steps
+against 26.4: +78 points, interval [72, 84] over its 200 episodes): one seed is not the paper's effect; run
+the Reproduce example (5 seeds).
 
 **Caveats.** The saturating sensor is $-$(the straight action) near the target: partial observation hides the
 displacement far away, not the direction. The warm-start SAC baseline is online RL and is not run here.
