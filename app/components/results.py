@@ -94,11 +94,14 @@ def claims_table(job: JobView) -> None:
     claims = (job.result or {}).get("claims") or []
     if not claims:
         return
-    headline = [c for c in claims if c.get("headline", True)]
+    headline = [c for c in claims if c.get("headline", True) and c["holds"] != "not_tested"]
+    untested = [c for c in claims if c.get("headline", True) and c["holds"] == "not_tested"]
     checks = [c for c in claims if not c.get("headline", True)]
     st.subheader("The paper's claims, checked here")
     if headline:
         st.markdown(_claims_markdown(headline))
+    if untested:
+        st.caption("Not tested by these settings (not counted): " + "; ".join(c["statement"] for c in untested))
     for c in headline:
         if c["holds"] != "held" and c.get("detail"):
             st.caption(f"{c['id']}: {c['detail']}")

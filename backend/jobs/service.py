@@ -54,16 +54,31 @@ def describe_validation_error(error: ValidationError) -> str:
     return "; ".join(parts)
 
 
+def _differences(spec: MethodSpec, model: BaseModel) -> str:
+    """The parameters that differ from the method's defaults, as `name=value` (short values only)."""
+    try:
+        defaults = spec.params_model().model_dump(mode="json")
+    except Exception:  # noqa: BLE001 - a params model without complete defaults: no comparison
+        return ""
+    parts = []
+    for name, value in model.model_dump(mode="json").items():
+        if defaults.get(name) != value:
+            text = json.dumps(value, default=str)
+            parts.append(f"{name}={text if len(text) <= 24 else text[:23] + '…'}")
+    return ", ".join(parts) if parts else "defaults"
+
+
 def _summary(spec: MethodSpec, model: BaseModel) -> str:
-    """The method's own input summary, or the first few parameters as `name=value`."""
+    """The method's own input summary and the parameters that differ from its defaults (two different runs
+    never read the same in the history)."""
+    own = ""
     try:
         if spec.input_summary is not None:
-            return " ".join(str(spec.input_summary(model)).split())[:200]
+            own = " ".join(str(spec.input_summary(model)).split())
     except Exception:  # noqa: BLE001 - a summary is decoration; never refuse a job for it
-        pass
-    parts = [f"{name}={json.dumps(value, default=str)}" for name, value in model.model_dump(mode="json").items()]
-    text = ", ".join(parts)
-    return text if len(text) <= 120 else text[:119] + "…"
+        own = ""
+    text = " · ".join(part for part in (own, _differences(spec, model)) if part)
+    return text if len(text) <= 200 else text[:199] + "…"
 
 
 class _OverBudget(BaseException):

@@ -36,7 +36,8 @@ def test_success_reports_progress_and_stores_artifacts(api: TestClient) -> None:
     job = wait_for(api, job_id, {"succeeded"})
     assert any(0 < p < 1 for p in seen_progress), seen_progress
     assert job["progress"] == 1.0
-    assert job["result"] == {"steps_done": 20, "total": 210, "blas_threads": 0, "claims": [], "standing": None}
+    assert job["result"] == {"steps_done": 20, "total": 210, "blas_threads": 0, "claims": [], "standing": None,
+                             "grids": []}
     assert job["metrics"] == {"Steps done": 20, "Sum of 1..steps": 210}
     assert set(job["figures"]) == {"steps"}
     assert job["artifacts"] == ["result.json", "steps.csv"]
@@ -47,7 +48,7 @@ def test_success_reports_progress_and_stores_artifacts(api: TestClient) -> None:
     verdict = job["verdict"]
     assert (verdict["kind"], verdict["label"], verdict["tone"], verdict["detail"]) == ("answer", "Even", "success",
                                                                                      "the sum is 210")
-    assert job["summary"] == "ok, 20 steps"
+    assert job["summary"] == "ok, 20 steps · steps=20, step_s=0.1", "the method's summary, then what differs from the defaults"
     assert api.get(f"/api/jobs/{job_id}/artifacts/missing.csv").status_code == 404
 
 
@@ -128,10 +129,10 @@ def test_export_zip_holds_params_result_and_artifacts(api: TestClient) -> None:
     bundle = zipfile.ZipFile(io.BytesIO(response.content))
     assert set(bundle.namelist()) == {"params.json", "job.json", "result.json", "artifacts/result.json",
                                       "artifacts/steps.csv", "figures/steps.json", "figures/steps.html",
-                                      "figures/plotly.min.js"}
+                                      "figures/plotly.min.js", "reproduce.py", "reproduce.ipynb"}
     assert json.loads(bundle.read("params.json"))["params"]["steps"] == 3
     assert json.loads(bundle.read("artifacts/result.json")) == {"steps_done": 3, "total": 6, "blas_threads": 0,
-                                                                "claims": [], "standing": None}
+                                                                "claims": [], "standing": None, "grids": []}
     assert json.loads(bundle.read("job.json"))["verdict"]["label"] == "Even"
     assert json.loads(bundle.read("figures/steps.json"))["layout"]["title"]["text"] == "Steps"
     html = bundle.read("figures/steps.html").decode()
@@ -154,7 +155,7 @@ def test_history_filters_by_verdict(api: TestClient) -> None:
     wait_for(api, odd, {"succeeded"})
     rows = api.get("/api/jobs", params={"method": "toy", "verdict": "Odd"}).json()["data"]
     assert [row["id"] for row in rows] == [odd]
-    assert rows[0]["summary"] == "ok, 2 steps" and rows[0]["verdict"]["tone"] == "error"
+    assert rows[0]["summary"] == "ok, 2 steps · steps=2" and rows[0]["verdict"]["tone"] == "error"
 
 
 def test_page_resources_are_served_by_key(api: TestClient) -> None:
@@ -204,3 +205,13 @@ def test_old_finished_jobs_are_deleted_at_start_up(tmp_path: Path) -> None:
         assert api.get(f"/api/jobs/{ids['old']}/artifacts/result.json").status_code == 404
         assert api.get(f"/api/jobs/{ids['recent']}").json()["status"] == "succeeded"
         assert api.get(f"/api/jobs/{ids['recent']}/artifacts/result.json").status_code == 200
+
+
+def test_the_summary_names_what_differs_from_the_defaults() -> None:
+    from backend.jobs.service import _summary
+    from tests.toy_method import SPEC, Params
+
+    assert _summary(SPEC, Params()).endswith("· defaults")
+    one, other = _summary(SPEC, Params(seed=1)), _summary(SPEC, Params(seed=2))
+    assert one != other and one.endswith("seed=1") and other.endswith("seed=2")
+    assert len(_summary(SPEC, Params(steps=999, step_s=4.5, memory_mb=65536, seed=2**31 - 1))) <= 200
