@@ -42,8 +42,9 @@ def _domain_sentence(problem: str, hypotheses: list[str]) -> str:
     shown = ", ".join(names[:6]) + (", ..." if len(names) > 6 else "")
     who = f"all real {shown}" if names else "all real values of the variables"
     if hypotheses:
-        return f"The claim is proved **for {who} satisfying the hypotheses** (a counterexample must satisfy them too)."
-    return f"The claim is proved **for {who}** (no hypotheses: over all reals)."
+        return (f"Nothing is proved yet. A proof would cover **{who} satisfying the hypotheses** "
+                "(a counterexample must satisfy them too).")
+    return f"Nothing is proved yet. A proof would cover **{who}** (no hypotheses: over all reals)."
 
 
 def _certificate_box() -> dict[str, Any] | None:
