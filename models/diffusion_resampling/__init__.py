@@ -117,6 +117,8 @@ SPEC = MethodSpec(
     examples=examples,
     order=1,
     tags=("particle filters", "diffusion models", "differentiable programming"),
+    smoke_params={"particles": [16, 64], "moment_repeats": 4, "ode_steps": 8, "filter_steps": 8, "filter_particles": 16,
+                  "gradient_repeats": 8, "observations": 12, "data_sets": 8, "tuning_data_sets": 1, "grid_points": 5},
     input_summary=lambda p: (
         f"N = {', '.join(map(str, p.particles))}; {len(p.resamplers)} resamplers; {p.ode_steps} ODE steps"
     ),

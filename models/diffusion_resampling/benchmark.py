@@ -64,9 +64,9 @@ def _run(name: ResamplerName, settings: ResamplerSettings, data: BenchmarkData, 
 
 # one grid step beyond an axis's end, for when the best point lies there (None: the knob's domain ends)
 def _beyond(name: str, axis: int, value: float, upward: bool) -> float | None:
-    if name == "soft":  # alpha in [0, 1]; alpha = 1 is multinomial resampling
-        step = round(value + 0.1, 2) if upward else round(value - 0.2, 2)
-        return step if 0.0 <= step <= 1.0 and step != value else None
+    if name == "soft":  # alpha in [0, 1); alpha = 1 is multinomial resampling, which passes no gradient
+        step = round(value + (1.0 - value) / 2, 4) if upward else round(value - 0.2, 2)
+        return step if 0.0 <= step < 1.0 and step != value else None
     if name == "diffusion" and axis == 1:  # Euler steps, at most 64
         return value * 2 if upward and value < 32 else (value // 2 if not upward and value > 1 else None)
     if name == "diffusion":  # T

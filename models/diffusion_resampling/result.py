@@ -201,37 +201,32 @@ class Result(MethodResult):
                                  f"{cell.landscape:.6g}", cell.point == tuning.best, tuning.at_edge])
         return out.getvalue()
 
-    def _moment_csv(self) -> str:
+    @staticmethod
+    def _table(header: list[str], rows: list[list[object]]) -> str:
         out = io.StringIO()
-        out.write("resampler,n,rmse,mean_rmse,cov_rmse\n")
-        rows = [("importance (before resampling)", p) for p in self.importance_error]
-        rows += [(name, p) for name in self.resamplers for p in self.moment_error[name]]
-        for name, p in rows:
-            out.write(f"{name},{p.n},{p.rmse:.6g},{p.mean_rmse:.6g},{p.cov_rmse:.6g}\n")
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(header)
+        writer.writerows([[f"{v:.6g}" if isinstance(v, float) else v for v in row] for row in rows])
         return out.getvalue()
+
+    def _moment_csv(self) -> str:
+        named = [("importance (before resampling)", p) for p in self.importance_error]
+        named += [(name, p) for name in self.resamplers for p in self.moment_error[name]]
+        return self._table(["resampler", "n", "rmse", "mean_rmse", "cov_rmse"],
+                           [[name, p.n, p.rmse, p.mean_rmse, p.cov_rmse] for name, p in named])
 
     def _derivative_csv(self) -> str:
-        out = io.StringIO()
-        out.write("resampler,n,mean,rmse_to_exact,estimator,exact\n")
-        rows = [("importance (before resampling)", p) for p in self.importance_derivative]
-        rows += [(name, p) for name in self.resamplers for p in self.derivative[name]]
-        for name, p in rows:
-            out.write(f"{name},{p.n},{p.value:.6g},{p.rmse:.6g},{p.estimator},{self.exact_derivative:.6g}\n")
-        return out.getvalue()
+        named = [("importance (before resampling)", p) for p in self.importance_derivative]
+        named += [(name, p) for name in self.resamplers for p in self.derivative[name]]
+        return self._table(["resampler", "n", "mean", "rmse_to_exact", "estimator", "exact"],
+                           [[name, p.n, p.value, p.rmse, p.estimator, self.exact_derivative] for name, p in named])
 
     def _gradient_csv(self) -> str:
-        out = io.StringIO()
-        out.write("resampler,filter,gradient,kalman_gradient\n")
-        for name in self.resamplers:
-            for index, value in enumerate(self.gradient[name].samples):
-                out.write(f"{name},{index},{value:.6g},{self.kalman_gradient:.6g}\n")
-        return out.getvalue()
+        return self._table(["resampler", "filter", "gradient", "kalman_gradient"],
+                           [[name, i, v, self.kalman_gradient] for name in self.resamplers
+                            for i, v in enumerate(self.gradient[name].samples)])
 
     def _estimation_csv(self) -> str:
-        out = io.StringIO()
-        out.write("resampler,iteration,filter,theta,kalman_mle\n")
-        for name, summary in self.estimation.items():
-            for iteration, thetas in enumerate(summary.path):
-                for index, theta in enumerate(thetas):
-                    out.write(f"{name},{iteration},{index},{theta:.6g},{self.kalman_mle:.6g}\n")
-        return out.getvalue()
+        return self._table(["resampler", "iteration", "filter", "theta", "kalman_mle"],
+                           [[name, it, i, theta, self.kalman_mle] for name, summary in self.estimation.items()
+                            for it, thetas in enumerate(summary.path) for i, theta in enumerate(thetas)])

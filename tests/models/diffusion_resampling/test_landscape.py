@@ -96,8 +96,8 @@ def test_gumbel_softmax_at_small_tau_draws_ancestors_with_the_weights() -> None:
 def test_tuning_extends_a_grid_whose_best_lies_on_its_edge() -> None:
     assert _edges("ot", [(0.4,), (0.8,), (1.6,)], (0.4,)) == [(0.2,)]
     assert _edges("ot", [(0.4,), (0.8,), (1.6,)], (0.8,)) == []
-    assert _edges("soft", [(0.5,), (0.7,), (0.9,)], (0.9,)) == [(1.0,)]
-    assert _edges("soft", [(0.5,), (0.7,), (0.9,), (1.0,)], (1.0,)) == []  # alpha = 1 ends the domain
+    assert _edges("soft", [(0.5,), (0.7,), (0.9,)], (0.9,)) == [(0.95,)]  # halfway to alpha = 1 (multinomial)
+    assert _edges("soft", [(0.1,), (0.5,)], (0.1,)) == []  # alpha >= 0 ends the domain
     data = benchmark_data(2, 8, 3, 5)
     tuning = _tune_one("ot", ResamplerSettings(sinkhorn_iterations=10), data, 8)
     points = [c.point[0] for c in tuning.cells]
