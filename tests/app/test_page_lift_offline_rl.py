@@ -29,7 +29,8 @@ def test_a_short_run_shows_the_comparison(live_backend: str) -> None:
     assert "Every learner, mean ± sd over the seeds" in subheaders and "The paper's claims, checked here" in subheaders
     comparison = next(df.value for df in at.dataframe if "learner and data" in df.value.columns)
     assert list(comparison["learner and data"]) == ["TD3+BC on the raw logs (standard offline RL)",
-                                                    "TD3+BC on the LIFT-augmented data"]
+                                                    "TD3+BC on LIFT-SC data (augmented collection + shortcuts)"]
+    assert "checkpoint" in page_text(at)
     assert len(at.get("plotly_chart")) == 4
 
 
