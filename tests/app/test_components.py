@@ -52,7 +52,7 @@ def test_run_shows_verdict_metrics_figures_downloads_and_history(live_backend: s
     assert labels == ["⬇ result.json", "⬇ steps.csv", "⬇ export.zip"]
     history = _history(at)
     assert history["Run"][0] == job_id[:8]
-    assert history["Input"][0] == "ok, 4 steps" and history["Verdict"][0] == "🟢 Even"
+    assert history["Input"][0] == "ok, 4 steps · defaults" and history["Verdict"][0] == "🟢 Even"
 
 
 def test_a_refutation_is_not_green(live_backend: str) -> None:
