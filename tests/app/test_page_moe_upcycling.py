@@ -30,7 +30,7 @@ def test_a_short_run_shows_learners_checks_and_figures(live_backend: str) -> Non
     assert not at.exception
     text = page_text(at)
     assert "Finished" in text
-    assert re.search(r"probe drift per block -?[0-9.]+; candidate", text)  # one block: one drift value
+    assert re.search(r"probe drift per block -?[0-9.]+; CKA-favoured blocks", text)  # one block: one drift value
     learners = next(df.value for df in at.dataframe if "learner" in df.value.columns)
     assert list(learners["learner"]) == [
         "Naive fine-tuning", "Replay only", "LwF (distillation)", "Full upcycling (+ replay)",
