@@ -15,29 +15,29 @@ import streamlit as st
 from app import client
 from app.components.banner import backend_banner
 from app.components.compare import compare_panel
+from app.components.controls import (
+    apply_params,
+    clear_input_errors,
+    keep_controls,
+    pending_input_errors,
+    restore_controls,
+)
+from app.components.examples import draw_example_picker
 from app.components.history import history_panel
 from app.components.identity import access, ensure_token, owner_id
 from app.components.jobview import JobView
 from app.components.plain import plain
 from app.components.results import claims_table, downloads_panel, show_figures, show_metrics, verdict_banner
+from app.components.schema import method_info
 from app.components.snippets import use_via_api
 from app.components.status import JobStatus
 from app.components.sweep import sweep_panel
-from app.components.widgets import (
-    apply_params,
-    clear_input_errors,
-    draw_example_picker,
-    keep_controls,
-    method_info,
-    pending_input_errors,
-    restore_controls,
-)
 
 __all__ = ["method_page", "page_header", "show_job"]
 
 # What a URL may carry: a job id is a UUID, a share link `secrets.token_urlsafe(32)`. Anything else is
 # refused before it is shown or sent to the model server (a `?job=` value is never echoed).
-JOB_ID = re.compile(r"[0-9a-fA-F-]{8,64}")
+JOB_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")  # no markdown or code-span character can pass
 SHARE_LINK = re.compile(r"[A-Za-z0-9_-]{16,128}")
 
 POLL_SECONDS = 0.7
@@ -126,8 +126,8 @@ def _follow_permalink(name: str) -> None:
     st.session_state[f"linked:{name}"] = linked
     job = _load_job(str(linked), full=False) if JOB_ID.fullmatch(str(linked)) else None
     if job is None or job.method != name:
-        shown = f"run {str(linked)[:8]}" if JOB_ID.fullmatch(str(linked)) else "run"
-        st.warning(f"There is no such {shown} of this method (the link may be wrong or the run deleted).")
+        shown = f"run `{str(linked)[:36]}`" if JOB_ID.fullmatch(str(linked)) else "run with this link's id"
+        st.warning(f"There is no {shown} of this method (the link may be wrong or the run deleted).")
         st.session_state.pop(f"job:{name}", None)
         return
     st.session_state[f"job:{name}"] = job.id

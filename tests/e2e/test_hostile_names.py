@@ -108,7 +108,7 @@ def test_hostile_layout_objects_make_no_request(browser: Any, shared_stack: dict
              "relations": [{"type": "left_of", "a": a, "b": b}, {"type": "right_of", "a": a, "b": b}]}
     link = _run_and_share(shared_stack["backend"], "layout", {"scene": scene, "milp": "off"})
     foreign, page, context = _open(browser, shared_stack["frontend"], f"/layout?share={link}",
-                                        "A shared, read-only run")
+                                   "A shared, read-only run")
     try:
         assert foreign == [], foreign
         assert _attacker_elements(page) == 0
@@ -119,7 +119,7 @@ def test_hostile_layout_objects_make_no_request(browser: Any, shared_stack: dict
 
 def test_a_crafted_job_link_is_not_echoed(browser: Any, shared_stack: dict[str, str]) -> None:
     foreign, page, context = _open(browser, shared_stack["frontend"], f"/layout?job={quote(HOSTILE_JOB)}",
-                                   "There is no such run")
+                                   "There is no run with this link")
     try:
         assert foreign == [], foreign
         assert _attacker_elements(page) == 0
