@@ -71,17 +71,20 @@ def main() -> None:
     print(f"  whole network every step (base) {1000 * slow:7.2f} ms   ratio {slow / fast:.2f}x, same logits")
     repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     print("\nDefault run (labels 50 and 200), run() only, imports excluded")
-    print(f"  this version       {_default_seconds(repo):6.1f} s  (4 variants x 300 steps, early stopping)")
+    print(f"  this version       {_default_seconds(repo):6.1f} s  (5 variants x 300 steps, early stopping)")
     if args.previous:
         print(f"  previous version   {_default_seconds(args.previous):6.1f} s  (3 variants x 25 epochs)")
     print("\nSupervision efficiency: test exact match (%) on 500 words, 300 steps, per seed")
-    print(f"{'seed':>4} {'labels':>6} {'dense':>7} {'text':>7} {'single':>7} {'lora':>7} {'dense-best FT':>14}")
+    print(f"{'seed':>4} {'labels':>6} {'dense':>7} {'full':>7} {'text':>7} {'single':>7} {'lora':>7} {'dense-best FT':>14}"
+          f" {'CPU s dense/full':>17}")
     start = time.perf_counter()
     result = run(Params(labels=[25, 50, 100, 200, 400], seeds=3), no_progress)
     for row in result.per_seed:
         s = row.scores
-        print(f"{row.seed:>4} {row.labels:>6} {100 * s['dense']:>7.1f} {100 * s['text']:>7.1f} {100 * s['single']:>7.1f} "
-              f"{100 * s['lora']:>7.1f} {100 * (s['dense'] - max(s['single'], s['lora'])):>+14.1f}")
+        print(f"{row.seed:>4} {row.labels:>6} {100 * s['dense']:>7.1f} {100 * s['full']:>7.1f} {100 * s['text']:>7.1f} "
+              f"{100 * s['single']:>7.1f} {100 * s['lora']:>7.1f} "
+              f"{100 * (s['dense'] - max(s['full'], s['single'], s['lora'])):>+14.1f} "
+              f"{row.train_seconds['dense']:>8.2f}/{row.train_seconds['full']:.2f}")
     print(f"3 seeds in {time.perf_counter() - start:.1f} s; verdict: {result.verdict().label}")
 
 

@@ -18,7 +18,7 @@ from app.components import (
 )
 
 NAME = "lmnet"
-LABELS = {"dense": "LMNet (dense edge)", "text": "Text pipeline", "single": "Fine-tuned node A (all weights)",
+LABELS = {"dense": "LMNet (dense edge)", "full": "Same network, every weight fine-tuned", "text": "Text pipeline", "single": "Fine-tuned node A (all weights)",
           "lora": "LoRA on node B (parameter-matched)"}
 
 
@@ -50,8 +50,12 @@ def render(job: JobView) -> None:
                   f"can get at most the words without marks right: {format_number(100 * r['text_ceiling'], 3)}% here.")
     seeds = len(r["seeds_run"])
     every = "the seed" if seeds == 1 else f"every one of {seeds} seeds"
-    st.markdown(f"**Label counts where LMNet is ahead on {every}**: of both fine-tuned models: "
-                f"{_counts(r['dense_beats_fine_tuning'])}; of the text pipeline: {_counts(r['dense_beats_text'])}.")
+    st.markdown(f"**Label counts where LMNet is ahead on {every}**: of every fine-tuned model (the whole "
+                f"network, node A, LoRA): {_counts(r['dense_beats_fine_tuning'])}; of the text pipeline: "
+                f"{_counts(r['dense_beats_text'])}.")
+    if not r["dense_beats_fine_tuning"]:
+        st.warning("LMNet does not beat the fair fine-tuning baseline (the same network with every weight "
+                   "trained) at any label count of this run, on every seed.")
     standing = r.get("standing")
     if standing:
         st.markdown(f"**Standing on {standing['metric']}** (mean over seeds): " + "; ".join(

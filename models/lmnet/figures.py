@@ -12,7 +12,7 @@ __all__ = ["figures"]
 def figures(result: Result) -> dict[str, go.Figure]:
     counts = [r.labels for r in result.rows]
     curve = go.Figure()
-    for key, symbol in zip(result.variants, ("circle", "square", "diamond", "triangle-up"), strict=True):
+    for key, symbol in zip(result.variants, ("circle", "star", "square", "diamond", "triangle-up"), strict=True):
         curve.add_trace(go.Scatter(x=counts, y=[100 * r.mean[key] for r in result.rows], mode="lines+markers" if len(counts) > 1 else "markers",
                                    error_y={"type": "data", "array": [100 * r.sd[key] for r in result.rows]},
                                    name=LABELS[key], marker={"symbol": symbol, "size": 9}))

@@ -71,6 +71,16 @@ class DenseNetwork(nn.Module):
         return self.from_a(self.node_a(tokens))
 
 
+class FullNetwork(DenseNetwork):
+    """The same A -> edge -> B network with every weight trainable (copies of both nodes): the fair
+    fine-tuning baseline, holding both pre-trained skills like a monolithic model of the network's size."""
+
+    def __init__(self, a: TinyTransformer, b: TinyTransformer, seed: int) -> None:
+        super().__init__(copy.deepcopy(a), copy.deepcopy(b), seed)
+        for p in self.parameters():
+            p.requires_grad_(True)
+
+
 class TextPipeline(nn.Module):
     """A decodes to text (argmax), B re-embeds it; a trainable edge between B's embedding and blocks."""
 

@@ -10,7 +10,7 @@ from models.common.contract import Artifact, MethodResult
 
 __all__ = ["LABELS", "LabelRow", "Result", "SeedRow"]
 
-LABELS = {"dense": "LMNet (dense edge)", "text": "Text pipeline", "single": "Fine-tuned node A (all weights)",
+LABELS = {"dense": "LMNet (dense edge)", "full": "Same network, every weight fine-tuned", "text": "Text pipeline", "single": "Fine-tuned node A (all weights)",
           "lora": "LoRA on node B (parameter-matched)"}
 
 
@@ -30,6 +30,7 @@ class SeedRow(BaseModel):
     labels: int
     scores: dict[str, float]
     text_untrained: float
+    train_seconds: dict[str, float] = Field(description="variant -> CPU seconds of training (measured)")
 
 
 class Result(MethodResult):
@@ -37,7 +38,8 @@ class Result(MethodResult):
     rows: list[LabelRow]
     per_seed: list[SeedRow]
     dense_beats_fine_tuning: list[int] = Field(
-        description="label counts at which LMNet beats both fine-tuning baselines on every seed")
+        description="label counts at which LMNet beats every fine-tuning baseline (the whole network, node A, LoRA) "
+                    "on every seed")
     dense_beats_text: list[int] = Field(description="label counts at which LMNet beats the text pipeline on every seed")
     gradients: dict[str, int] = Field(description="last seed's backward pass: edge/frozen tensor counts and flags")
     trainable_parameters: dict[str, int] = Field(description="variant -> trainable parameters")
@@ -56,6 +58,9 @@ class Result(MethodResult):
         for r in self.rows:
             for key in self.variants:
                 out[f"{LABELS[key]}, {r.labels} labels: exact match (%)"] = round(100 * r.mean[key], 1)
+        for key in self.variants:
+            seconds = [r.train_seconds[key] for r in self.per_seed]
+            out[f"{LABELS[key]}: training CPU time per label count (s, mean)"] = round(sum(seconds) / len(seconds), 2)
         for key, count in self.trainable_parameters.items():
             out[f"{LABELS[key]}: trainable parameters"] = count
         out["Frozen node parameters"] = self.frozen_parameters
