@@ -142,3 +142,21 @@ def artifact_bytes(job_id: str, name: str) -> bytes:
 
 def export_zip(job_id: str) -> bytes:
     return _request("GET", f"/api/jobs/{job_id}/export.zip").content
+
+
+def sweep_create(body: dict[str, Any]) -> str:
+    """Start a sweep ({method, params, vary: {field: [values]}}); its id."""
+    return str(_request("POST", "/api/sweeps", json=body).json()["id"])
+
+
+def sweep(sweep_id: str) -> dict[str, Any]:
+    """A sweep's status, jobs and rows (reading it also submits values waiting for a free slot)."""
+    return dict(_request("GET", f"/api/sweeps/{sweep_id}").json())
+
+
+def sweep_cancel(sweep_id: str) -> None:
+    _request("DELETE", f"/api/sweeps/{sweep_id}")
+
+
+def sweep_csv(sweep_id: str) -> str:
+    return _request("GET", f"/api/sweeps/{sweep_id}/rows.csv").text

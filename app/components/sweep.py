@@ -87,10 +87,6 @@ def claim_figures(sweep: dict[str, Any]) -> dict[str, go.Figure]:
     return figures
 
 
-def _api(verb: str, path: str, **kwargs: Any) -> Any:
-    return client._request(verb, path, **kwargs)
-
-
 def _show(sweep: dict[str, Any]) -> None:
     counts = {s: sum(1 for j in sweep["job_ids"] if j) for s in ("submitted",)}
     st.caption(f"Sweep `{sweep['id'][:8]}` of {sweep['field']} over {len(sweep['values'])} values: "
@@ -98,7 +94,7 @@ def _show(sweep: dict[str, Any]) -> None:
     for claim, figure in claim_figures(sweep).items():
         st.plotly_chart(figure, key=f"sweep-{sweep['id']}-{claim}")
     if sweep["status"] in _ENDED:
-        csv_text = _api("GET", f"/api/sweeps/{sweep['id']}/rows.csv").text
+        csv_text = client.sweep_csv(sweep["id"])
         st.download_button("Download the sweep (CSV)", csv_text, file_name=f"{sweep['method']}-sweep-{sweep['id'][:8]}.csv",
                            mime="text/csv", key=f"sweep-csv-{sweep['id']}")
 
@@ -106,7 +102,7 @@ def _show(sweep: dict[str, Any]) -> None:
 @st.fragment(run_every=POLL_SECONDS)
 def _live(sweep_id: str) -> None:
     try:
-        sweep = _api("GET", f"/api/sweeps/{sweep_id}").json()
+        sweep = client.sweep(sweep_id)
     except (client.BackendUnavailable, client.BackendError) as exc:
         st.warning(f"The sweep is not available: {exc}")
         return
@@ -115,7 +111,7 @@ def _live(sweep_id: str) -> None:
         return
     st.progress(min(max(float(sweep["progress"]), 0.0), 1.0), text=f"Sweep `{sweep_id[:8]}`: {plain(sweep['message'])}")
     if st.button("Cancel the sweep", key=f"sweep-cancel-{sweep_id}"):
-        _api("DELETE", f"/api/sweeps/{sweep_id}")
+        client.sweep_cancel(sweep_id)
         st.toast("Cancelling every run of the sweep")
     _show(sweep)
 
@@ -139,7 +135,7 @@ def sweep_panel(name: str, schema: dict[str, Any], params: dict[str, Any]) -> No
                 values = parse_values(text, spec["type"])
                 body = {"method": name, "params": {k: v for k, v in params.items() if k != field},
                         "vary": {field: values}, "owner": owner_id()}
-                st.session_state[key] = _api("POST", "/api/sweeps", json=body).json()["id"]
+                st.session_state[key] = client.sweep_create(body)
             except ValueError as exc:
                 st.error(f"Not run: {exc}")
             except client.BackendError as exc:
@@ -150,7 +146,7 @@ def sweep_panel(name: str, schema: dict[str, Any], params: dict[str, Any]) -> No
         if not sweep_id:
             return
         try:
-            sweep = _api("GET", f"/api/sweeps/{sweep_id}").json()
+            sweep = client.sweep(sweep_id)
         except client.BackendError:
             st.session_state.pop(key, None)
             return

@@ -19,6 +19,7 @@ from app.components import (
     show_figures,
     table,
 )
+from app.components.plain import code, plain
 
 NAME = "inequality"
 CERTIFICATE_KEY = f"{NAME}._certificate_text"
@@ -111,7 +112,7 @@ def _claim(result: dict[str, Any]) -> None:
     hypotheses = result.get("hypotheses") or []
     if hypotheses:
         st.markdown("for all real " + ", ".join(f"`{v}`" for v in result.get("variables", [])) + " with "
-                    + "; ".join(f"`g{k + 1}`: `{h}`" for k, h in enumerate(hypotheses)))
+                    + "; ".join(f"`g{k + 1}`: {code(h)}" for k, h in enumerate(hypotheses)))
     else:
         st.markdown("for all real " + (", ".join(f"`{v}`" for v in result.get("variables", [])) or "values") + ".")
 
@@ -124,7 +125,7 @@ def _pipeline(result: dict[str, Any]) -> None:
     table([{"step": s["name"], "outcome": s["status"], "time (s)": format_number(float(s["seconds"])),
             "detail": s.get("detail", "")} for s in stages])
     if result.get("llm") and result["llm"] != "not requested":
-        st.caption(f"LLM proposal: {result['llm']}")
+        st.caption(f"LLM proposal: {plain(result['llm'])}")  # model output may carry links: shown as text
 
 
 def _squares_rows(squares: list[dict[str, str]], part: str) -> list[dict[str, str]]:
@@ -158,7 +159,7 @@ def _certificate(result: dict[str, Any]) -> None:
              "not_available": "Lean is not installed on this server", "not_run": "Lean check switched off"}
     st.markdown(f"**Lean 4:** {label.get(status, status)} (`proof.lean` below, written for Mathlib v4.15.0).")
     if lean.get("messages") and status != "accepted":
-        st.caption(lean["messages"][:2000])
+        st.code(lean["messages"][:2000], language=None)
     if result.get("lean_source"):
         with st.expander("proof.lean"):
             st.code(result["lean_source"], language="lean")

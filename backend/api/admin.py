@@ -4,18 +4,18 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from fastapi import APIRouter, Depends, HTTPException
+from fastapi import APIRouter, HTTPException
 from pydantic import BaseModel
 from sqlalchemy import case, func, select
 
 from backend.api.auth import CallerDep
-from backend.api.deps import SessionDep, clean_path
+from backend.api.deps import SessionDep
 from backend.api.schemas import ERROR_RESPONSES, JobListItem
 from db.identities import IdentityRepository
 from db.jobs import JobStatus
 from db.tables import Job, utcnow
 
-router = APIRouter(prefix="/api/admin", tags=["admin"], responses=ERROR_RESPONSES, dependencies=[Depends(clean_path)])
+router = APIRouter(prefix="/api/admin", tags=["admin"], responses=ERROR_RESPONSES)
 
 
 class OwnerLoad(BaseModel):

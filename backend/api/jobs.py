@@ -11,13 +11,13 @@ import json
 import re
 import zipfile
 from datetime import UTC
-from typing import Literal
+from typing import Annotated, Literal
 
-from fastapi import APIRouter, Depends, HTTPException, Query, Request, Response
+from fastapi import APIRouter, HTTPException, Query, Request, Response
 from sqlalchemy.orm import Session, sessionmaker
 
 from backend.api.auth import Caller, CallerDep, visible_to
-from backend.api.deps import ServiceDep, SessionDep, SettingsDep, clean_path
+from backend.api.deps import ServiceDep, SessionDep, SettingsDep
 from backend.api.exportcache import export_cache
 from backend.api.schemas import (
     ERROR_RESPONSES,
@@ -39,9 +39,8 @@ from db.jobs import JobRepository
 from db.status import ACTIVE, JobStatus
 from db.tables import Job
 
-router = APIRouter(prefix="/api/jobs", tags=["jobs"], responses=ERROR_RESPONSES, dependencies=[Depends(clean_path)])
-shared_router = APIRouter(prefix="/api/shared", tags=["shared"], responses=ERROR_RESPONSES,
-                          dependencies=[Depends(clean_path)])
+router = APIRouter(prefix="/api/jobs", tags=["jobs"], responses=ERROR_RESPONSES)
+shared_router = APIRouter(prefix="/api/shared", tags=["shared"], responses=ERROR_RESPONSES)
 
 _SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
 MAX_LIST = 100
@@ -110,7 +109,7 @@ def list_jobs(
     offset: int = Query(0, ge=0, le=1_000_000),
     verdict: str | None = Query(None, max_length=64, pattern=_NO_CONTROL,
                                 description="Only runs with this answer (a core demo's word, e.g. Refuted)."),
-    kind: VerdictKind | None = Query(None, description="Only runs whose verdict is of this kind."),
+    kind: Annotated[VerdictKind | None, Query(description="Only runs whose verdict is of this kind.")] = None,
 ) -> JobsPublic:
     if settings.shared and not caller.admin:
         owner = caller.owner

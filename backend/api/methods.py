@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Depends, HTTPException
+from fastapi import APIRouter, HTTPException
 from pydantic import ValidationError
 
-from backend.api.deps import RegistryDep, clean_path
+from backend.api.deps import RegistryDep
 from backend.api.schemas import ERROR_RESPONSES, MethodPublic, MethodsPublic, PaperPublic
 from backend.registry import RegisteredMethod
 from models.common import MethodSpec
 
-router = APIRouter(prefix="/api/methods", tags=["methods"], responses=ERROR_RESPONSES, dependencies=[Depends(clean_path)])
+router = APIRouter(prefix="/api/methods", tags=["methods"], responses=ERROR_RESPONSES)
 
 
 def _public(method: RegisteredMethod) -> MethodPublic:
