@@ -109,7 +109,9 @@ def tails(seed: int = 53) -> None:
 
     _, ys = lgssm(TRUE_THETA, "cpu").simulate(25, _generator("cpu", seed, 3))
     _, kalman = kalman_log_likelihood(0.3, ys)
-    for label, t_min in (("previous: ODE to t ~ 0", 0.0), ("now: t_min 0.02 + Tweedie", 0.02)):
+    from models.diffusion_resampling.diffusion import T_MIN
+
+    for label, t_min in (("previous: ODE to t ~ 0", 0.0), (f"now: t_min {T_MIN} + Tweedie", T_MIN)):
         stats = gradient_stats(0.3, ys, 32, 128, resampler("diffusion", ResamplerSettings(ode_steps=32, t_min=t_min)),
                                _generator("cpu", seed, 4, 4), kalman, _generator("cpu", seed, 5))
         errors = [abs(g - kalman) for g in stats.gradients]
