@@ -19,13 +19,7 @@ from datetime import datetime, timedelta
 from typing import Any, NamedTuple
 
 from sqlalchemy import (
-    Column,
     ColumnElement,
-    DateTime,
-    Index,
-    Integer,
-    String,
-    Table,
     and_,
     delete,
     func,
@@ -36,21 +30,13 @@ from sqlalchemy import (
     true,
     update,
 )
-from sqlalchemy.orm import Session, aliased
+from sqlalchemy.orm import aliased
 from sqlalchemy.sql.functions import coalesce
 
+from db.job_reads import ACTIVE_VALUES as _ACTIVE
+from db.job_reads import JobReads
 from db.status import ACTIVE, TERMINAL, JobStatus
-from db.tables import Artifact, Base, Identity, Job, ShareLink, utcnow
-
-# One row per accepted submission (migration 0006_submissions); never deleted with its job.
-submissions = Table(
-    "submissions", Base.metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("owner", String(64), nullable=False),
-    Column("created_at", DateTime(timezone=True), nullable=False),
-    Index("ix_submissions_owner_created", "owner", "created_at"),
-    Index("ix_submissions_created_at", "created_at"),
-)
+from db.tables import Artifact, Identity, Job, ShareLink, submissions, utcnow
 
 __all__ = ["ACTIVE", "CANCELLING_MESSAGE", "INTERRUPTED_MESSAGE", "ClaimedJob", "JobRepository", "JobStatus", "TERMINAL"]
 
@@ -66,7 +52,6 @@ class ClaimedJob(NamedTuple):
     params: dict[str, Any]
 
 
-_ACTIVE = tuple(status.value for status in ACTIVE)
 
 
 def _verdict_columns(verdict: Mapping[str, Any]) -> dict[str, Any]:
@@ -81,67 +66,8 @@ def _verdict_columns(verdict: Mapping[str, Any]) -> dict[str, Any]:
             "verdict_metric": verdict.get("metric"), "verdict_detail": verdict.get("detail")}
 
 
-class JobRepository:
-    """Reads and state transitions of jobs inside one short-lived session (the caller commits)."""
-
-    def __init__(self, session: Session) -> None:
-        self.session = session
-
-    # reads
-    def get(self, job_id: str) -> Job | None:
-        return self.session.get(Job, job_id)
-
-    def list_jobs(self, method: str | None = None, owner: str | None = None, limit: int = 20,
-                  verdict: str | None = None, offset: int = 0, kind: str | None = None) -> tuple[Sequence[Job], int]:
-        query = select(Job)
-        count = select(func.count()).select_from(Job)
-        if method:
-            query, count = query.where(Job.method == method), count.where(Job.method == method)
-        if owner:
-            query, count = query.where(Job.owner == owner), count.where(Job.owner == owner)
-        if verdict:
-            query, count = query.where(Job.verdict == verdict), count.where(Job.verdict == verdict)
-        if kind:
-            query, count = query.where(Job.verdict_kind == kind), count.where(Job.verdict_kind == kind)
-        rows = self.session.scalars(query.order_by(Job.created_at.desc(), Job.id).offset(offset).limit(limit)).all()
-        return rows, int(self.session.scalar(count) or 0)
-
-    def count_active(self, owner: str) -> int:
-        """Queued or running jobs of one owner (the concurrency quota)."""
-        return int(self.session.scalar(select(func.count()).select_from(Job).where(
-            Job.owner == owner, Job.status.in_(_ACTIVE))) or 0)
-
-    def submitted_since(self, owner: str, since: datetime) -> tuple[int, datetime | None]:
-        """How many jobs `owner` submitted since `since` (the ledger: deleted runs count too), and when
-        the oldest of them was submitted."""
-        row = self.session.execute(select(func.count(), func.min(submissions.c.created_at)).where(
-            submissions.c.owner == owner, submissions.c.created_at >= since)).one()
-        return int(row[0] or 0), row[1]
-
-    def count_active_from_address(self, client_address: str) -> int:
-        """Queued or running jobs of every anonymous session opened from `client_address`."""
-        return int(self.session.scalar(
-            select(func.count()).select_from(Job).join(Identity, Identity.id == Job.owner).where(
-                Identity.kind == "anonymous", Identity.client_address == client_address,
-                Job.status.in_(_ACTIVE))) or 0)
-
-    def count_queued(self) -> int:
-        """Jobs waiting for a worker, all owners together (the global queue cap)."""
-        return int(self.session.scalar(select(func.count()).select_from(Job).where(
-            Job.status == JobStatus.QUEUED.value)) or 0)
-
-    def artifact(self, job_id: str, name: str) -> Artifact | None:
-        return self.session.get(Artifact, (job_id, name))
-
-    def artifacts(self, job_id: str) -> Sequence[Artifact]:
-        return self.session.scalars(select(Artifact).where(Artifact.job_id == job_id).order_by(Artifact.name)).all()
-
-    def artifact_names(self, job_id: str) -> list[str]:
-        return list(self.session.scalars(select(Artifact.name).where(Artifact.job_id == job_id)).all())
-
-    def status_of(self, job_id: str) -> tuple[str, bool] | None:
-        row = self.session.execute(select(Job.status, Job.cancel_requested).where(Job.id == job_id)).first()
-        return None if row is None else (row[0], bool(row[1]))
+class JobRepository(JobReads):
+    """Reads (`JobReads`) and state transitions of jobs inside one short-lived session (the caller commits)."""
 
     # transitions
     def create(self, method: str, params: Mapping[str, Any], owner: str = "", summary: str = "") -> Job:

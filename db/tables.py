@@ -1,4 +1,4 @@
-"""ORM tables: jobs and their artifacts."""
+"""ORM tables: jobs and their artifacts, identities, share links, sweeps, and the submissions ledger."""
 
 from __future__ import annotations
 
@@ -6,12 +6,25 @@ import uuid
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, DateTime, Float, ForeignKey, Index, Integer, LargeBinary, String, Text
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Column,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    String,
+    Table,
+    Text,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 from db.status import JobStatus
 
-__all__ = ["Artifact", "Base", "Identity", "Job", "ShareLink", "Sweep", "utcnow"]
+__all__ = ["Artifact", "Base", "Identity", "Job", "ShareLink", "Sweep", "submissions", "utcnow"]
 
 
 def utcnow() -> datetime:
@@ -127,3 +140,14 @@ class Sweep(Base):
     job_ids: Mapped[list[str | None]] = mapped_column(JSON)
     cancelled: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+# One row per accepted submission (migration 0006_submissions); never deleted with its job.
+submissions = Table(
+    "submissions", Base.metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("owner", String(64), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Index("ix_submissions_owner_created", "owner", "created_at"),
+    Index("ix_submissions_created_at", "created_at"),
+)

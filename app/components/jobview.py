@@ -62,6 +62,8 @@ class JobView:
     summary: str = ""
     verdict: VerdictView | None = None
     share_link: str = ""  # set when the job was opened through a read-only share link
+    queue_position: int | None = None  # queued runs: jobs submitted before this one, still waiting
+    queue_wait_s: float | None = None  # a rough estimate from recent job times
 
     @classmethod
     def from_api(cls, payload: dict[str, Any]) -> JobView:
@@ -74,7 +76,20 @@ class JobView:
             created_at=str(payload.get("created_at") or ""), started_at=str(payload.get("started_at") or ""),
             finished_at=str(payload.get("finished_at") or ""), summary=str(payload.get("summary") or ""),
             verdict=VerdictView.from_api(payload.get("verdict")),
+            queue_position=payload.get("queue_position"), queue_wait_s=payload.get("queue_wait_s"),
         )
+
+    def queued_text(self) -> str:
+        """'Queued: 3 runs ahead of this one, about 40 s…' from the queue position and the wait estimate."""
+        if self.queue_position is None:
+            return "Queued, waiting for a worker…"
+        n = self.queue_position
+        ahead = "no run ahead of this one" if n == 0 else f"{n} run{'s' if n != 1 else ''} ahead of this one"
+        wait = ""
+        if self.queue_wait_s is not None:
+            wait = (f", about {round(self.queue_wait_s)} s" if self.queue_wait_s < 120
+                    else f", about {round(self.queue_wait_s / 60)} min")
+        return f"Queued: {ahead}{wait}…"
 
     @property
     def seconds(self) -> float | None:

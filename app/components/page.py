@@ -145,7 +145,7 @@ def _live_progress(job_id: str) -> None:
     if job is None or job.done:
         st.rerun(scope="app")
         return
-    label = "Queued, waiting for a worker…" if job.status == JobStatus.QUEUED else (job.message or "Running…")
+    label = job.queued_text() if job.status == JobStatus.QUEUED else (job.message or "Running…")
     st.progress(min(max(job.progress, 0.0), 1.0), text=f"Run `{job.id[:8]}`: {label} ({job.progress:.0%})")
     if st.button("Cancel", key=f"cancel-{job_id}"):
         try:

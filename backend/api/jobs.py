@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import json
 import re
+import statistics
 import zipfile
 from datetime import UTC
 from typing import Annotated, Literal
@@ -121,8 +122,16 @@ def list_jobs(
 def _read_job(sessions: sessionmaker[Session], job_id: str, full: bool, caller: Caller, settings: Settings) -> JobPublic:
     with sessions() as session:
         job = _load(session, job_id, caller, settings)
-        names = JobRepository(session).artifact_names(job_id) if full else []
-        return _public(job, sorted(names), full=full)
+        repository = JobRepository(session)
+        names = repository.artifact_names(job_id) if full else []
+        public = _public(job, sorted(names), full=full)
+        if job.status == JobStatus.QUEUED:
+            public.queue_position = repository.queue_position(job_id)
+            recent = repository.recent_seconds()
+            if recent and public.queue_position is not None:
+                median = statistics.median(recent)
+                public.queue_wait_s = round(median * (public.queue_position + 1) / max(settings.max_workers, 1), 1)
+        return public
 
 
 @router.get("/{job_id}", response_model=JobPublic, summary="Status, progress and (when done) the result")

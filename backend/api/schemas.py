@@ -148,6 +148,8 @@ class JobPublic(BaseModel):
     metrics: dict[str, Any] | None = None
     figures: dict[str, Any] | None = None
     artifacts: list[str] = Field(default_factory=list)
+    queue_position: int | None = Field(None, description="queued jobs submitted before this one (queued runs only)")
+    queue_wait_s: float | None = Field(None, description="a rough wait: recent jobs' median time x (position + 1) / workers")
 
     _zoned = field_validator("created_at", "started_at", "finished_at")(_utc)
 

@@ -217,7 +217,9 @@ def _judge(claim: Claim, outcomes: Sequence[SeedOutcome], interval: Interval | N
             text = (f"tie: the mean {format_value(mean)} fails {claim.criterion()}; 95% interval {span}{p_text}"
                     if claim.interval_passes(interval.lo, interval.lo) or claim.interval_passes(interval.hi, interval.hi)
                     else f"95% interval {span} fails {claim.criterion()}{p_text}")
-    if verdict == "held" and (floors or not every_seed):
+    if floors and floors == len(tested):  # a degenerate run on every seed: nothing to credit
+        verdict = "not_held"
+    elif verdict == "held" and (floors or not every_seed):
         verdict = "partial"
     if floors:
         text += f"; sanity floor not met on {floors} seed{'s' if floors > 1 else ''}: not {claim.floor}"

@@ -265,3 +265,16 @@ def test_every_out_of_range_number_is_named_with_its_bound(prop: dict, value: fl
 
     assert bound_problem(prop, value, "Rate") == f"Rate: {value:g} {words}"
     assert bound_problem(prop, 0.5, "Rate") == ""
+
+
+def test_a_queued_run_says_how_many_are_ahead_and_about_how_long() -> None:
+    from app.components.jobview import JobView
+
+    def queued(position: int | None, wait: float | None) -> str:
+        return JobView(id="j", method="m", status="queued", progress=0.0, message="", params={},
+                       queue_position=position, queue_wait_s=wait).queued_text()
+
+    assert queued(None, None) == "Queued, waiting for a worker…"
+    assert queued(0, 12.0) == "Queued: no run ahead of this one, about 12 s…"
+    assert queued(1, None) == "Queued: 1 run ahead of this one…"
+    assert queued(3, 600.0) == "Queued: 3 runs ahead of this one, about 10 min…"

@@ -215,3 +215,20 @@ def test_the_summary_names_what_differs_from_the_defaults() -> None:
     one, other = _summary(SPEC, Params(seed=1)), _summary(SPEC, Params(seed=2))
     assert one != other and one.endswith("seed=1") and other.endswith("seed=2")
     assert len(_summary(SPEC, Params(steps=999, step_s=4.5, memory_mb=65536, seed=2**31 - 1))) <= 200
+
+
+def test_a_queued_job_knows_how_many_are_ahead(tmp_path: Path) -> None:
+    from db.status import JobStatus
+
+    settings = make_settings(tmp_path)
+    url = settings.resolved_database_url
+    upgrade_to_head(url)
+    sessions = make_session_factory(make_engine(url))
+    with sessions() as session:
+        repository = JobRepository(session)
+        first, second, third = (repository.create("toy", {"steps": k}).id for k in (1, 2, 3))
+        session.commit()
+        assert [repository.queue_position(j) for j in (first, second, third)] == [0, 1, 2]
+        repository.finish(first, JobStatus.CANCELLED)
+        session.commit()
+        assert repository.queue_position(first) is None and repository.queue_position(third) == 1

@@ -93,7 +93,9 @@ def test_an_exact_claim_is_judged_on_its_values() -> None:
 
 def test_the_sanity_floor_and_a_missing_seed_keep_a_claim_from_held() -> None:
     (ratio,) = evaluate_claims([RATIO], {"ratio": [Measurement(0.0, floor_ok=False)] * 3}, SEEDS)
-    assert ratio.holds == "partial" and "sanity floor not met on 3 seeds" in ratio.detail
+    assert ratio.holds == "not_held" and "sanity floor not met on 3 seeds" in ratio.detail
+    (some,) = evaluate_claims([RATIO], {"ratio": [Measurement(0.0, floor_ok=False)] + _m(0.0, 0.0)}, SEEDS)
+    assert some.holds == "partial" and "sanity floor not met on 1 seed" in some.detail
     (beats,) = evaluate_claims([BEATS], {"beats": _m(1.0, None, 1.2)}, SEEDS)
     assert beats.holds == "partial" and "measured on 2 of 3 seeds" in beats.detail
 
