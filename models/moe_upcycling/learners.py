@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Literal
 
 import numpy as np
 import torch
@@ -33,33 +31,15 @@ from models.common.continual import (
 )
 from models.common.contract import Progress
 from models.moe_upcycling.network import UpcycleNet
+from models.moe_upcycling.outcome import LEARNERS, LearnerName, LearnerOutcome
 from models.moe_upcycling.params import Params
 from models.moe_upcycling.selective import search_and_prune
 
 __all__ = ["LEARNERS", "LearnerName", "LearnerOutcome", "train_learner"]
 
-LearnerName = Literal["naive", "replay", "lwf", "full_upcycling", "selective"]
-LEARNERS: tuple[LearnerName, ...] = ("naive", "replay", "lwf", "full_upcycling", "selective")
 BATCH = 32
 UPCYCLE_AT = 1  # the experts are added when the second task arrives (the first model is "pre-trained")
 LWF_ALPHA, LWF_T = 1.0, 2.0
-
-
-@dataclass
-class LearnerOutcome:
-    name: LearnerName
-    matrix: AccuracyMatrix
-    added_parameters: int
-    cka_per_transition: list[list[float]] = field(default_factory=list)  # [task t >= 1][layer]
-    kept_blocks: list[list[int]] = field(default_factory=list)  # selective: kept copies per layer
-    keep_probability: list[list[float]] = field(default_factory=list)  # selective: final sigmoid(a)
-    search_trace: list[float] = field(default_factory=list)  # selective: expected kept blocks per outer step
-    probe_drift: list[float] = field(default_factory=list)  # selective: 1 - CKA per block after the probe
-    candidates: list[int] = field(default_factory=list)  # selective: CKA-selected layers
-    correct: dict[tuple[int, int], np.ndarray] = field(default_factory=dict)  # (after task t, task j): 0/1 per image
-    outer_steps: int = 0
-    search_seconds: float = 0.0
-    seconds: float = 0.0
 
 
 def cka_penalty(model: UpcycleNet, previous: UpcycleNet, x: torch.Tensor) -> torch.Tensor:

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Protocol
 
+import numpy as np
 import torch
 
-from models.common.continual import minibatches, to_tensors
+from models.common.continual import ReplayBuffer, minibatches, to_tensors
 from models.moe_upcycling.network import FFN, MoEBlock, UpcycleNet, ffn_parameters, router_parameters
+from models.moe_upcycling.outcome import LearnerOutcome
+from models.moe_upcycling.params import Params
 from models.moe_upcycling.search import (
     MASK_LR,
     OUTER_STEPS,
@@ -21,8 +24,21 @@ from models.moe_upcycling.search import (
     temperature_at,
 )
 
-if TYPE_CHECKING:
-    from models.moe_upcycling.learners import LearnerOutcome, Trainer
+
+class Trainer(Protocol):
+    """What the search uses of a learner's state (models.moe_upcycling.learners.Trainer has it)."""
+
+    params: Params
+    device: str
+    rng: np.random.Generator
+    torch_gen: torch.Generator
+    model: UpcycleNet
+    buffer: ReplayBuffer
+
+    def optimiser(self) -> torch.optim.Optimizer: ...
+
+    def step_loss(self, xb: torch.Tensor, yb: torch.Tensor, previous: UpcycleNet | None,
+                  masks: list[torch.Tensor | None] | None) -> torch.Tensor: ...
 
 __all__ = ["search_and_prune"]
 

@@ -29,7 +29,8 @@ def test_run_prints_result_and_writes_artifacts_and_figures(tmp_path: Path) -> N
     out = tmp_path / "out"
     done = cli("run", "toy", "--params", '{"steps": 4}', "--out", str(out), tmp=tmp_path)
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout) == {"steps_done": 4, "total": 10, "blas_threads": 0, "claims": [], "standing": None}
+    assert json.loads(done.stdout) == {"steps_done": 4, "total": 10, "blas_threads": 0, "claims": [], "standing": None,
+                                       "grids": []}
     assert {p.name for p in out.iterdir()} == {"result.json", "steps.csv", "steps.html"}
 
 
