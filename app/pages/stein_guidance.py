@@ -39,7 +39,7 @@ def _fidelity(result: dict[str, Any]) -> None:
     first = result["per_seed"][0]
     scales = result["guidance_scales"]
     st.subheader("Posterior fidelity at each guidance scale")
-    rows = [{"method": result["labels"][n], **{f"λ = {s:g}": format_number(v, 2) for s, v in zip(scales, values, strict=True)}}
+    rows = [{"method": result["labels"].get(n, "Unguided prior (trivial reference)"), **{f"λ = {s:g}": format_number(v, 2) for s, v in zip(scales, values, strict=True)}}
             for n, values in first["energy_distance"].items()]
     if first["dps_tuned"] is not None:
         rows.append({"method": "DPS at its best scale (scale used)", **{

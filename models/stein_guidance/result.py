@@ -7,6 +7,7 @@ import io
 from pydantic import BaseModel
 
 from models.common.contract import Artifact, MethodResult
+from models.common.grids import GridReport
 
 __all__ = ["CurvePoint", "MatchedComparison", "Result", "SeedSummary", "Trajectories"]
 
@@ -41,6 +42,7 @@ class SeedSummary(BaseModel):
     energy_distance: dict[str, list[float]]  # method -> per guidance scale, to exact draws at that scale
     dps_tuned: list[float] | None  # DPS at its best scale on the sweep, for each target scale
     dps_tuned_scale: list[float] | None
+    dps_grids: list[GridReport] = []  # DPS's tuning grid for each target scale (it brackets the optimum)
     exact_floor: list[float]  # an independent exact sample of the same size: the noise floor (about 0)
     matched_hit_rate: float
     on_manifold_at_match: dict[str, float | None]

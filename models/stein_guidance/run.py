@@ -7,10 +7,12 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from models.common.claims import Standing, evaluate_claims, run_seeds, seed_values
+from models.common.claims import Standing, evaluate_claims
 from models.common.contract import MethodInputError, Progress
 from models.common.device import torch_device
+from models.common.grids import GridReport, best_on_grid
 from models.common.progress import MonotoneProgress
+from models.common.seeds import run_seeds, seed_values
 from models.stein_guidance.claims import CLAIMS, measure
 from models.stein_guidance.fidelity import energy_distance
 from models.stein_guidance.guidance import METHOD_LABELS, GuidanceSettings
@@ -61,22 +63,55 @@ def _trajectories(run: SampleRun, scales: list[float], index: int) -> Trajectori
 
 
 REFERENCE_DRAWS = 1000  # exact draws of the tilted law per scale, for the energy distance
+TUNING_POINTS = 7  # DPS's own tuning grid: geometric, from a quarter of the smallest target to 4x the largest
+MAX_EXTENSIONS = 2  # an optimum on the tuning grid's edge extends the grid (by 4x) at most this often
+
+
+def tuning_grid(scales: list[float], low: float | None = None, high: float | None = None) -> list[float]:
+    """The scales DPS is tuned on for the targets `scales`: a geometric grid that brackets them."""
+    lo = low if low is not None else max(min(scales) / 4, 1e-3)
+    hi = high if high is not None else max(scales) * 4
+    return [float(v) for v in np.geomspace(lo, hi, TUNING_POINTS)]
+
+
+@dataclass
+class _Tuned:
+    """DPS at its best scale for each target scale, chosen on the bracketing grid."""
+
+    distance: list[float]
+    scale: list[float]
+    grids: list[GridReport]
+
+
+def _tune_dps(problem: GuidanceProblem, params: Params, settings: GuidanceSettings, reference: torch.Tensor,
+              device: str, seed: int) -> _Tuned:
+    """For each target scale, DPS's energy distance to its exact draws at every scale of the tuning grid;
+    a best scale on the grid's edge extends the grid past it (at most MAX_EXTENSIONS times)."""
+    grid = tuning_grid(params.guidance_scales)
+    for extension in range(MAX_EXTENSIONS + 1):
+        run = sample("dps", problem, grid, params.particles, params.steps, settings,
+                     _generator(device, seed, 5, extension), lambda k: None)
+        table = energy_distance(run.final.unsqueeze(0), reference.unsqueeze(1))  # (target i, grid j)
+        reports = [best_on_grid(f"DPS for target lambda = {t:g}", "DPS scale", grid, row.tolist(), lower_is_better=True)
+                   for t, row in zip(params.guidance_scales, table, strict=True)]
+        low_edge = any(r.at_edge and r.best == min(grid) for r in reports)
+        high_edge = any(r.at_edge and r.best == max(grid) for r in reports)
+        if not (low_edge or high_edge) or extension == MAX_EXTENSIONS:
+            break
+        grid = tuning_grid(params.guidance_scales, min(grid) / 4 if low_edge else min(grid),
+                           max(grid) * 4 if high_edge else max(grid))
+    best = table.min(dim=1)
+    return _Tuned(best.values.tolist(), [grid[j] for j in best.indices.tolist()], reports)
 
 
 def _fidelity(problem: GuidanceProblem, scales: list[float], finals: dict[str, torch.Tensor], particles: int,
-              generator: torch.Generator) -> tuple[dict[str, list[float]], list[float], list[float] | None,
-                                                   list[float] | None]:
-    """Energy distance of every method at every scale to exact draws; DPS tuned; the exact sample's floor."""
+              generator: torch.Generator) -> tuple[torch.Tensor, dict[str, list[float]], list[float]]:
+    """The exact draws per scale, every method's energy distance to them, and the exact sample's floor; the
+    unguided prior's distance is the trivial reference (`finals["unguided"]`, one sample for every scale)."""
     reference = torch.stack([tilted_law(problem, s).sample(REFERENCE_DRAWS, generator) for s in scales])
     own = torch.stack([tilted_law(problem, s).sample(particles, generator) for s in scales])
-    ed = {name: energy_distance(x, reference).tolist() for name, x in finals.items()}
-    floor = energy_distance(own, reference).tolist()
-    if "dps" not in finals:
-        return ed, floor, None, None
-    # every DPS run (scale j) against every target scale i: the best j for each i
-    grid = energy_distance(finals["dps"].unsqueeze(0), reference.unsqueeze(1))  # (target i, dps j)
-    best = grid.min(dim=1)
-    return ed, floor, best.values.tolist(), [scales[j] for j in best.indices.tolist()]
+    ed = {name: energy_distance(x.expand(len(scales), -1, -1), reference).tolist() for name, x in finals.items()}
+    return reference, ed, energy_distance(own, reference).tolist()
 
 
 @dataclass
@@ -115,18 +150,35 @@ def _one_seed(params: Params, seed: int, device: str, progress: Progress) -> _Se
         on = problem.on_manifold(runs[name].final).float().mean(-1).tolist()
         curves[name] = [CurvePoint(scale=s, hit_rate=h, on_manifold_fraction=o)
                         for s, h, o in zip(params.guidance_scales, hits, on, strict=True)]
-    monotone(0.98, "energy distances to exact posterior draws")
-    ed, floor, tuned, tuned_scale = _fidelity(problem, params.guidance_scales,
-                                              {n: r.final for n, r in runs.items()}, params.particles,
-                                              _generator(device, seed, 4))
+    monotone(0.97, "energy distances to exact posterior draws")
+    finals = {n: r.final for n, r in runs.items()} | {"unguided": unguided.final[:1]}
+    reference, ed, floor = _fidelity(problem, params.guidance_scales, finals, params.particles,
+                                     _generator(device, seed, 4))
+    monotone(0.98, "tuning DPS's scale on a grid that brackets every target")
+    tuned = _tune_dps(problem, params, settings, reference, device, seed) if "dps" in params.methods else None
     points = {name: [(p.hit_rate, p.on_manifold_fraction) for p in c] for name, c in curves.items()}
     hit_rate = matched_hit_rate(params.matched_hit_rate, points)
     summary = SeedSummary(
-        seed=seed, energy_distance=ed, dps_tuned=tuned, dps_tuned_scale=tuned_scale, exact_floor=floor,
+        seed=seed, energy_distance=ed, dps_tuned=tuned.distance if tuned else None,
+        dps_tuned_scale=tuned.scale if tuned else None, dps_grids=tuned.grids if tuned else [], exact_floor=floor,
         matched_hit_rate=hit_rate, on_manifold_at_match={n: on_manifold_at(hit_rate, p) for n, p in points.items()},
         exact_at_match=on_manifold_at(hit_rate, exact) or 0.0, unguided_on_manifold=unguided_on,
     )
     return _SeedRun(problem, exact, curves, runs, hit_rate, summary)
+
+
+def _standing(params: Params, seed_runs: list[_SeedRun]) -> Standing | None:
+    """Every method's energy distance per seed (mean over scales) and per scale (the paired units)."""
+    if "sdg" not in params.methods or len(params.methods) < 2:
+        return None
+    per_scale: dict[str, list[list[float]]] = {n: [r.summary.energy_distance[n] for r in seed_runs] for n in params.methods}
+    if "dps" in params.methods:
+        per_scale["dps_best_scale"] = [r.summary.dps_tuned or [] for r in seed_runs]
+    return Standing(metric="energy distance to the exact posterior, mean over scales and seeds", lower_is_better=True,
+                    method="sdg", seed_scores={n: [float(np.mean(v)) for v in seeds] for n, seeds in per_scale.items()},
+                    unit_scores=per_scale,
+                    labels={**{name: METHOD_LABELS[name] for name in params.methods},
+                            "dps_best_scale": "DPS at its best scale"})
 
 
 def run(params: Params, progress: Progress) -> Result:
@@ -138,16 +190,7 @@ def run(params: Params, progress: Progress) -> Result:
     seed_runs = run_seeds(seeds, lambda seed, stage: _one_seed(params, seed, device, stage), monotone)
     measured = [measure(r.summary) for r in seed_runs]
     claims = evaluate_claims(CLAIMS, {c.id: [m[c.id] for m in measured] for c in CLAIMS}, seeds)
-    standing = None
-    if "sdg" in params.methods and len(params.methods) > 1:
-        scores: dict[str, float] = {
-            n: float(np.mean([np.mean(r.summary.energy_distance[n]) for r in seed_runs])) for n in params.methods}
-        if "dps" in params.methods:
-            scores["dps_best_scale"] = float(np.mean([np.mean(r.summary.dps_tuned or []) for r in seed_runs]))
-        standing = Standing(metric="energy distance to the exact posterior, mean over scales and seeds",
-                            lower_is_better=True, method="sdg", scores=scores,
-                            labels={**{name: METHOD_LABELS[name] for name in params.methods},
-                                    "dps_best_scale": "DPS at its best scale"})
+    standing = _standing(params, seed_runs)
     first = seed_runs[0]
     trajectories = {}
     for shown, sampled in first.runs.items():
@@ -156,7 +199,7 @@ def run(params: Params, progress: Progress) -> Result:
     axis, grid = _density(first.problem)
     monotone(1.0, "done")
     return Result(
-        claims=claims, standing=standing, seeds=seeds, per_seed=[r.summary for r in seed_runs],
+        claims=claims, standing=standing, grids=first.summary.dps_grids, seeds=seeds, per_seed=[r.summary for r in seed_runs],
         guidance_scales=params.guidance_scales, dimension=params.dimension, particles=params.particles,
         steps=params.steps, methods=list(params.methods), labels={name: METHOD_LABELS[name] for name in params.methods},
         target=first.problem.target.tolist(), hit_radius=first.problem.hit_radius,
