@@ -37,9 +37,10 @@ from models.apt_operator.train import (
     train_all,
 )
 from models.common import torch_device
-from models.common.claims import Standing, evaluate_claims, run_seeds, seed_values
+from models.common.claims import Standing, evaluate_claims
 from models.common.contract import Progress
 from models.common.progress import MonotoneProgress
+from models.common.seeds import run_seeds, seed_values
 
 __all__ = ["run"]
 

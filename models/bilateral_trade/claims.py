@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from models.bilateral_trade.experiment import fit_slope
 from models.bilateral_trade.result import Result
-from models.common.claims import Claim, ClaimResult, Measurement, evaluate_claims, seed_values
+from models.common.claims import Claim, ClaimResult, Measurement, evaluate_claims
+from models.common.seeds import seed_values
 
 __all__ = ["CLAIMS", "PAPER_LEARNER", "SLOPE_POINTS", "measure_claims"]
 

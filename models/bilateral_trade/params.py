@@ -7,7 +7,7 @@ from typing import Annotated, Literal, get_args
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from models.bilateral_trade.learners import LearnerName
-from models.common.claims import seeds_field
+from models.common.seeds import seeds_field
 
 LONG_HORIZON = 1 << 20  # above it only the streamed learners run
 STREAMED = ("fixed_price", "gbb_one_bit_paper")

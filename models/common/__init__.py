@@ -10,9 +10,6 @@ from models.common.claims import (
     Standing,
     evaluate_claims,
     format_value,
-    run_seeds,
-    seed_values,
-    seeds_field,
 )
 from models.common.contract import (
     Answer,
@@ -28,6 +25,7 @@ from models.common.contract import (
     no_progress,
 )
 from models.common.device import seeded_init, torch_device
+from models.common.seeds import run_seeds, seed_values, seeds_field
 
 __all__ = [
     "Answer",

@@ -49,7 +49,6 @@ from models.common.claim_results import (
     format_value,
     spread,
 )
-from models.common.seeds import run_seeds, seed_values, seeds_field  # re-exported until the house issue
 from models.common.standing import Standing  # re-exported: methods import it from here
 from models.common.stats import LEVEL, Interval, mean_interval, sign_test
 
@@ -66,9 +65,6 @@ __all__ = [
     "Standing",
     "evaluate_claims",
     "format_value",
-    "run_seeds",
-    "seed_values",
-    "seeds_field",
 ]
 
 QUALITATIVE = "qualitative"

@@ -6,7 +6,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from models.common.claims import seeds_field
+from models.common.seeds import seeds_field
 from models.diffusion_resampling.resamplers import RESAMPLER_LABELS, ResamplerName
 
 __all__ = ["MAX_GRAPH_ENTRIES", "MAX_MOMENT_WORK", "Params"]

@@ -7,10 +7,11 @@ from dataclasses import dataclass, replace
 import numpy as np
 import torch
 
-from models.common.claims import ClaimResult, Standing, evaluate_claims, run_seeds, seed_values
+from models.common.claims import ClaimResult, Standing, evaluate_claims
 from models.common.contract import MethodInputError, Progress
 from models.common.device import torch_device
 from models.common.progress import MonotoneProgress
+from models.common.seeds import run_seeds, seed_values
 from models.diffusion_resampling.benchmark import BenchmarkData, benchmark_data, evaluate, grid_reports, tune
 from models.diffusion_resampling.claims import CLAIMS, measure
 from models.diffusion_resampling.filtering import (

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from models.common.claims import evaluate_claims, run_seeds, seed_values
+from models.common.claims import evaluate_claims
 from models.common.contract import Progress
+from models.common.seeds import run_seeds, seed_values
 from models.common.stats import binomial_lower_bound
 from models.erm_overfit.claims import CLAIMS, measure
 from models.erm_overfit.code import random_linear_code

@@ -5,9 +5,10 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from models.common.claims import Standing, evaluate_claims, run_seeds, seed_values
+from models.common.claims import Standing, evaluate_claims
 from models.common.contract import Progress
 from models.common.progress import MonotoneProgress
+from models.common.seeds import run_seeds, seed_values
 from models.extra_merge.analysis import AVERAGING_GRID, CutAnalysis, analyse_cut
 from models.extra_merge.claims import CLAIMS, RESOLUTION, measure
 from models.extra_merge.corpus import Corpus, make_corpus

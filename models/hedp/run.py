@@ -11,11 +11,12 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from models.common.claims import Measurement, Standing, evaluate_claims, run_seeds, seed_values
+from models.common.claims import Measurement, Standing, evaluate_claims
 from models.common.continual import one_thread, to_tensors
 from models.common.contract import Progress
 from models.common.device import torch_device
 from models.common.progress import MonotoneProgress
+from models.common.seeds import run_seeds, seed_values
 from models.hedp.claims import CLAIMS
 from models.hedp.domains import Domain, Stream, build_domains
 from models.hedp.outcomes import Points, Trained, choose_weights, paired, points

@@ -17,7 +17,8 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
-from models.common.claims import QUALITATIVE, Claim, ClaimResult, Measurement, evaluate_claims, seed_values
+from models.common.claims import QUALITATIVE, Claim, ClaimResult, Measurement, evaluate_claims
+from models.common.seeds import seed_values
 
 from .ast_check import check_independently
 from .equalities import eliminate_linear

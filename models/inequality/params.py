@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from models.common.claims import seeds_field
+from models.common.seeds import seeds_field
 
 __all__ = ["CertificateIn", "EqualityIn", "Params", "ProductIn", "SquareIn"]
 

@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
-from models.common.claims import seeds_field
+from models.common.seeds import seeds_field
 from models.layout.examples import load_scene
 from models.layout.scene import Scene
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from models.common import Progress
-from models.common.claims import run_seeds, seed_values
+from models.common.seeds import run_seeds, seed_values
 from models.layout.claims import measure_claims, standing
 from models.layout.params import Params
 from models.layout.result import Result

@@ -9,10 +9,11 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from models.common.claims import Measurement, Standing, evaluate_claims, seed_values
+from models.common.claims import Measurement, Standing, evaluate_claims
 from models.common.contract import MethodInputError, Progress
 from models.common.device import torch_device
 from models.common.progress import MonotoneProgress
+from models.common.seeds import seed_values
 from models.lift_offline_rl.augment import Transitions, augmented, candidates, raw
 from models.lift_offline_rl.claims import CLAIMS, ROOM
 from models.lift_offline_rl.env import STEP, Positioning

@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from models.common.claims import seeds_field
+from models.common.seeds import seeds_field
 
 __all__ = ["Params"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from models.common.claims import seeds_field
+from models.common.seeds import seeds_field
 
 __all__ = ["Params"]
 

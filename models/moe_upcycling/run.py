@@ -8,11 +8,12 @@ import time
 import numpy as np
 import torch
 
-from models.common.claims import Measurement, Standing, evaluate_claims, run_seeds, seed_values
+from models.common.claims import Measurement, Standing, evaluate_claims
 from models.common.continual import backward_transfer, class_incremental_tasks, one_thread
 from models.common.contract import MethodInputError, Progress
 from models.common.device import torch_device
 from models.common.progress import MonotoneProgress
+from models.common.seeds import run_seeds, seed_values
 from models.moe_upcycling.claims import CLAIMS
 from models.moe_upcycling.learners import LEARNERS, LearnerOutcome, train_learner
 from models.moe_upcycling.network import UpcycleNet

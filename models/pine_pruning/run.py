@@ -8,9 +8,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from models.common.claims import Measurement, Standing, evaluate_claims, run_seeds, seed_values
+from models.common.claims import Measurement, Standing, evaluate_claims
 from models.common.contract import Progress
 from models.common.progress import MonotoneProgress
+from models.common.seeds import run_seeds, seed_values
 from models.common.tabular import TabularData, classification_blobs, load_dataset, region_threshold, split
 from models.pine_pruning.chow_liu import ChowLiuTree, fit_chow_liu
 from models.pine_pruning.claims import CLAIMS

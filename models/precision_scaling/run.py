@@ -6,9 +6,10 @@ import time
 
 import numpy as np
 
-from models.common.claims import Standing, evaluate_claims, seed_values
+from models.common.claims import Standing, evaluate_claims
 from models.common.contract import MethodInputError, Progress
 from models.common.progress import MonotoneProgress
+from models.common.seeds import seed_values
 from models.common.sweeps import cell_rng, fit_power_law
 from models.precision_scaling.claims import CLAIMS
 from models.precision_scaling.measure import measurements, per_seed

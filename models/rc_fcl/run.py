@@ -8,11 +8,12 @@ import time
 import numpy as np
 import torch
 
-from models.common.claims import Measurement, Standing, evaluate_claims, run_seeds, seed_values
+from models.common.claims import Measurement, Standing, evaluate_claims
 from models.common.continual import digits_dataset, dirichlet_split, one_thread, train_test_split_indices
 from models.common.contract import MethodInputError, Progress
 from models.common.device import torch_device
 from models.common.progress import MonotoneProgress
+from models.common.seeds import run_seeds, seed_values
 from models.rc_fcl.claims import CLAIMS
 from models.rc_fcl.concepts import CONCEPTS, concept_data, plan_clients
 from models.rc_fcl.evaluation import (

@@ -8,9 +8,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from models.common.claims import Measurement, evaluate_claims, run_seeds, seed_values
+from models.common.claims import Measurement, evaluate_claims
 from models.common.contract import MethodInputError, Progress
 from models.common.progress import MonotoneProgress
+from models.common.seeds import run_seeds, seed_values
 from models.common.sweeps import cell_rng
 from models.rlvr_noise.claims import CLAIMS, LINE_Z, NEUTRAL_Z, RATE_TOLERANCE
 from models.rlvr_noise.competition import CompetitionRun, measure_competition, run_competition

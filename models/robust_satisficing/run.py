@@ -8,11 +8,12 @@ from functools import partial
 import numpy as np
 import torch
 
-from models.common.claims import Measurement, Standing, evaluate_claims, seed_values
+from models.common.claims import Measurement, Standing, evaluate_claims
 from models.common.contract import MethodInputError, Progress
 from models.common.device import torch_device
 from models.common.grids import best_on_grid
 from models.common.progress import MonotoneProgress
+from models.common.seeds import seed_values
 from models.common.tabular import group_mse_table, group_table, worst_group
 from models.robust_satisficing.claims import CLAIMS
 from models.robust_satisficing.data import ShiftedData, build

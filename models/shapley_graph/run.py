@@ -8,8 +8,9 @@ import time
 import numpy as np
 
 from models.common import Progress, torch_device
-from models.common.claims import Measurement, Standing, evaluate_claims, seed_values
+from models.common.claims import Measurement, Standing, evaluate_claims
 from models.common.progress import MonotoneProgress, sub_progress
+from models.common.seeds import seed_values
 from models.shapley_graph.baselines import shapiq_estimates
 from models.shapley_graph.claims import CLAIMS
 from models.shapley_graph.estimator import TnShapEstimate, check_bond_dim, check_memory, tn_shap_g

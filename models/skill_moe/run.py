@@ -7,10 +7,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from models.common.claims import Measurement, Standing, evaluate_claims, run_seeds, seed_values
+from models.common.claims import Measurement, Standing, evaluate_claims
 from models.common.contract import MethodInputError, Progress
 from models.common.device import torch_device
 from models.common.progress import MonotoneProgress
+from models.common.seeds import run_seeds, seed_values
 
 from .claims import CLAIMS, STRESS_ACCURACY
 from .evaluate import BASELINES, CURVE_ACCURACIES, STRATEGIES, SeedRun, run_seed

@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from models.common.claims import seeds_field
+from models.common.seeds import seeds_field
 from models.stein_guidance.guidance import METHOD_LABELS, MethodName
 
 __all__ = ["MAX_WORK", "Params"]
