@@ -48,16 +48,16 @@ run: migrate
 # Lint and types first (cheap), then every test. pytest exits 5 when it collects no test: that is a
 # failure of the suite, not a pass.
 test: install
-	$(VENV)/bin/ruff check app backend db models tests benchmarks scripts
-	$(VENV)/bin/mypy models backend db
+	$(VENV)/bin/ruff check app backend db models tests benchmarks scripts devtools playground_client
+	$(VENV)/bin/mypy models backend db playground_client
 	OMP_NUM_THREADS=1 $(PY) -m pytest -q -p no:cacheprovider; status=$$?; \
 	  if [ $$status -eq 5 ]; then echo "error: pytest collected no tests" >&2; exit 1; fi; exit $$status
 
 lint: install
-	$(VENV)/bin/ruff check app backend db models tests benchmarks
+	$(VENV)/bin/ruff check app backend db models tests benchmarks scripts devtools playground_client
 
 typecheck: install
-	$(VENV)/bin/mypy models backend db
+	$(VENV)/bin/mypy models backend db playground_client
 
 bench: install
 	$(PY) benchmarks/bench_jobs.py

@@ -110,7 +110,8 @@ def claims_table(job: JobView) -> None:
         st.markdown(_claims_markdown(checks))
     grids = (job.result or {}).get("grids") or []
     if grids:
-        st.markdown("**Tuning grids** (chosen on validation data; an optimum on a grid's edge may lie beyond it)")
+        st.markdown("**Tuning grids** (each tuned value was chosen by its tuning score; an optimum on a grid's edge may "
+                    "lie beyond the grid)")
         table([{"Tuned": g["tuned"], "Parameter": g["param"],
                 "Grid": ", ".join(format_number(v) for v in g["values"]), "Chosen": format_number(g["best"]),
                 "On the edge": "⚠️ yes: the optimum may lie beyond" if g["at_edge"] else "no"}

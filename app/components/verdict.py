@@ -39,7 +39,10 @@ def verdict_sentence(v: VerdictView) -> str:
         return f"Reproduced: all {v.headline} headline claims hold {where}"
     if v.kind == "beaten":
         return f"All {v.headline} headline claims hold over {_seeds(v.seeds)}, but {_winners(v)}"
-    if v.kind == "partly":
+    if v.kind == "partly" and v.held == 0:  # nothing held: the claims lean the paper's way, nothing decides
+        text = (f"Inconclusive: none of {v.tested} tested headline claims holds over {_seeds(v.seeds)}; some lean "
+                "the paper's way, but their intervals cannot decide")
+    elif v.kind == "partly":
         text = f"Partly reproduced: {v.held} of {v.tested} tested headline claims hold over {_seeds(v.seeds)}"
     else:
         text = f"Not reproduced: none of {v.tested} tested headline claims holds over {_seeds(v.seeds)}"

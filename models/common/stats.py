@@ -98,7 +98,8 @@ def mean_interval(per_seed: Sequence[Sequence[float]], level: float = LEVEL, res
             unit_se = math.sqrt(float(np.mean(within)) / s)
             if unit_se > se:  # the seeds agree more than their own units allow (identical seeds): units decide
                 se, df = unit_se, float(np.sum(n - 1))
-        kind = f"t over {s} seeds" + (f" (seed value: mean of {int(n.min())}-{int(n.max())} units)" if n.max() > 1 else "")
+        counts = f"{int(n.min())}" if n.min() == n.max() else f"{int(n.min())}-{int(n.max())}"
+        kind = f"t over {s} seeds" + (f", each the mean of {counts} units" if n.max() > 1 else "")
     t = float(sps.t.ppf(0.5 + level / 2, df)) if math.isfinite(df) else float(sps.norm.ppf(0.5 + level / 2))
     return Interval(mean=mean, lo=mean - t * se, hi=mean + t * se, level=level, kind=kind, resamples=resamples,
                     df=df)

@@ -278,3 +278,18 @@ def test_a_queued_run_says_how_many_are_ahead_and_about_how_long() -> None:
     assert queued(0, 12.0) == "Queued: no run ahead of this one, about 12 s…"
     assert queued(1, None) == "Queued: 1 run ahead of this one…"
     assert queued(3, 600.0) == "Queued: 3 runs ahead of this one, about 10 min…"
+
+
+def test_the_verdict_sentence_counts_headline_claims_and_never_says_partly_for_none() -> None:
+    from app.components.jobview import VerdictView
+    from app.components.verdict import verdict_sentence
+
+    none_held = VerdictView(kind="partly", tone="warning", held=0, tested=4, headline=4, seeds=1)
+    assert verdict_sentence(none_held).startswith("Inconclusive: none of 4 tested headline claims holds over 1 seed")
+    some = VerdictView(kind="partly", tone="warning", held=3, tested=3, headline=5, seeds=3)
+    assert verdict_sentence(some) == ("Partly reproduced: 3 of 3 tested headline claims hold over 3 seeds "
+                                      "(2 not tested by these settings)")
+    one_seed = VerdictView(kind="reproduced", tone="success", held=2, tested=2, headline=2, seeds=1)
+    assert "this one seed" in verdict_sentence(one_seed)
+    proved = VerdictView(kind="answer", tone="warning", label="Proved", held=1, tested=2, headline=2, seeds=1)
+    assert verdict_sentence(proved) == "Proved, but 1 of 2 tested headline claims hold"
