@@ -43,7 +43,7 @@ def test_example_picker_fills_the_controls(live_backend: str) -> None:
     at.selectbox(key=f"{NAME}._example").set_value(label)
     at.run()
     assert not at.exception
-    assert at.text_input(key=f"{NAME}.labels").value == "25, 50, 100, 200, 400"
+    assert at.text_input(key=f"{NAME}.labels").value == "25, 100, 400"
     assert at.slider(key=f"{NAME}.seeds").value == 3
 
 
