@@ -240,7 +240,8 @@ def test_the_claims_table_shows_paper_ours_and_holds_and_the_banner_counts_them(
     at.run()
     assert not at.exception
     (banner,) = [w.value for w in at.warning]
-    assert _unescaped(banner) == "**Partly reproduced: 0 of 1 tested headline claims hold over 2 seeds** (claims table below)"
+    assert _unescaped(banner) == ("**Inconclusive: none of 1 tested headline claims holds over 2 seeds; some lean the "
+                                  "paper's way, but their intervals cannot decide** (claims table below)")
     table_md, checks_md = [m.value for m in at.markdown if m.value.startswith("| Holds")]
     assert "🟡 partial" in table_md and "+20 points" in table_md and "1.5 ± 2 (2 seeds)" in table_md
     assert "95% interval \\[-16, 19\\]" in table_md and "majority router: -3 (does not pass)" in table_md
