@@ -70,6 +70,8 @@ def test_examples_validate_and_the_spec_is_complete(name: str) -> None:
     spec = SPECS[name]
     assert spec.paper.title and spec.paper.authors, "the citation needs a title and authors"
     assert spec.about.strip(), "the page's About expander needs the algorithm in steps"
+    stray = sorted({hex(ord(c)) for c in spec.about if ord(c) < 32 and c != "\n"})
+    assert not stray, f"the About (models/{name}/about.md) holds control characters {stray}: an escape read as one"
     examples = dict(spec.examples()) if spec.examples else {}
     for params in examples.values():
         spec.params_model.model_validate(params)
