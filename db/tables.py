@@ -55,9 +55,14 @@ class Job(Base):
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True, deferred=True)
     metrics: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True, deferred=True)
     figures: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True, deferred=True)
+    # The method's result tables as data (`MethodResult.tables()`: title, columns, rows), drawn by the kit.
+    tables: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, nullable=True, deferred=True)
     error: Mapped[str | None] = mapped_column(Text, nullable=True)
     # What the history table shows: a short summary of the inputs and the method's one-word verdict.
     summary: Mapped[str] = mapped_column(String(200), default="")
+    # The label of the example the run was started from (None: the visitor's own inputs); Home reads the
+    # latest "Reproduce the paper" run of each method from it.
+    example: Mapped[str | None] = mapped_column(String(200), nullable=True)
     # The verdict as data (models/common/verdict.py): `verdict` is an answer's word or the kind itself, so a
     # succeeded run always has one; the page words the sentence from the counts.
     verdict: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
@@ -79,7 +84,8 @@ class Job(Base):
         back_populates="job", cascade="all, delete-orphan", passive_deletes=True, lazy="raise"
     )
 
-    __table_args__ = (Index("ix_jobs_method_created", "method", "created_at"),)
+    __table_args__ = (Index("ix_jobs_method_created", "method", "created_at"),
+                      Index("ix_jobs_method_example", "method", "example"))
 
 
 class Artifact(Base):
