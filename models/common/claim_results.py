@@ -3,13 +3,13 @@ models stored in every result), and the one way a claim's numbers are written fo
 
 from __future__ import annotations
 
-import math
 import statistics
 from collections.abc import Sequence
 from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from models.common.numbers import number, plural
 from models.common.stats import LEVEL
 
 __all__ = ["ClaimResult", "ClaimTest", "Holds", "NullResult", "SeedOutcome", "Spread", "format_value", "spread"]
@@ -77,19 +77,8 @@ class ClaimResult(BaseModel):
 
 
 def format_value(value: float | None, digits: int = 3) -> str:
-    """A number for people: `digits` significant digits, no exponent for ordinary sizes, '—' when missing."""
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "—"
-    if isinstance(value, float) and math.isinf(value):
-        return "∞" if value > 0 else "-∞"
-    if value == 0:
-        return "0"
-    magnitude = abs(value)
-    if 1e-3 <= magnitude < 1e6:
-        decimals = max(0, digits - 1 - math.floor(math.log10(magnitude)))
-        text = f"{value:.{decimals}f}"
-        return text.rstrip("0").rstrip(".") if "." in text else text
-    return f"{value:.{digits - 1}e}"
+    """A number for people (`models.common.numbers.number`: the one set of rules shared with the kit)."""
+    return number(value, digits)
 
 
 def spread(values: Sequence[float]) -> Spread:
@@ -98,6 +87,5 @@ def spread(values: Sequence[float]) -> Spread:
         return Spread(mean=None, sd=None, n=0, text="—")
     mean = statistics.fmean(values)
     sd = statistics.stdev(values) if len(values) > 1 else 0.0
-    seeds = "seed" if len(values) == 1 else "seeds"
     spread = f" ± {format_value(sd)}" if len(values) > 1 else ""
-    return Spread(mean=mean, sd=sd, n=len(values), text=f"{format_value(mean)}{spread} ({len(values)} {seeds})")
+    return Spread(mean=mean, sd=sd, n=len(values), text=f"{format_value(mean)}{spread} ({plural(len(values), 'seed')})")

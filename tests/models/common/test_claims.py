@@ -158,7 +158,7 @@ def test_the_result_base_derives_its_verdict_from_its_claims() -> None:
 
 
 @pytest.mark.parametrize(("value", "text"), [
-    (0.123456, "0.123"), (12.0, "12"), (123456.7, "123457"), (1e-7, "1.00e-07"), (None, "—"),
+    (0.123456, "0.123"), (12.0, "12"), (123456.7, "123,457"), (1e-7, "1 × 10⁻⁷"), (None, "—"),
     (math.nan, "—"), (-0.5, "-0.5"), (0.0, "0"), (2 / 3, "0.667"),
 ])
 def test_values_are_formatted_for_people(value: float | None, text: str) -> None:
