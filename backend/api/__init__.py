@@ -2,7 +2,7 @@
 
 from fastapi import APIRouter, Depends
 
-from backend.api import admin, health, jobs, methods, reproduce, sessions, sweeps
+from backend.api import admin, health, home, jobs, methods, reproduce, sessions, sweeps
 from backend.api.deps import clean_path
 
 __all__ = ["api_router"]
@@ -17,3 +17,4 @@ api_router.include_router(sessions.router)
 api_router.include_router(sweeps.router)
 api_router.include_router(admin.router)
 api_router.include_router(health.router)
+api_router.include_router(home.router)
