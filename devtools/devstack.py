@@ -20,10 +20,11 @@ from typing import Any
 
 import httpx
 
-__all__ = ["BROWSER_FLAGS", "ROOT", "Stack", "chromium_path", "free_port", "running_stack", "wait_for_app",
-           "wait_http"]
+__all__ = ["BROWSER_FLAGS", "ROOT", "Stack", "chromium_path", "free_port", "nginx_path", "running_nginx",
+           "running_stack", "wait_for_app", "wait_http"]
 
 ROOT = Path(__file__).resolve().parents[1]
+NGINX_CONF = ROOT / "docker" / "nginx.conf"
 BROWSER_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
 
@@ -110,6 +111,44 @@ def running_stack(data_dir: Path, env: Mapping[str, str] | None = None) -> Itera
                 yield Stack(backend=backend_url, frontend=f"http://127.0.0.1:{frontend_port}", logs=data_dir)
             finally:
                 _stop(frontend)
+
+
+def nginx_path() -> str | None:
+    """Debian's nginx (`apt-get install nginx-light`; `.ci/run` installs it), or None."""
+    return shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
+
+
+@contextmanager
+def running_nginx(folder: Path, backend: str, frontend: str, edits: Mapping[str, str] | None = None) -> Iterator[str]:
+    """Debian's nginx with `docker/nginx.conf` as shipped, its upstreams and listen port pointed at loopback
+    (and any `edits`: shipped text -> replacement, each required to be in the file); yields its URL."""
+    nginx = nginx_path()
+    assert nginx is not None, "nginx is not installed"
+    folder.chmod(0o777)  # nginx workers run as nobody when the master is root
+    port = free_port()
+    site = NGINX_CONF.read_text()
+    replacements = {"http://backend:8000": backend, "http://frontend:8501": frontend,
+                    "listen 80;": f"listen 127.0.0.1:{port};", **(edits or {})}
+    for shipped, local in replacements.items():
+        assert shipped in site, f"{shipped!r} is no longer in {NGINX_CONF}"
+        site = site.replace(shipped, local)
+    (folder / "site.conf").write_text(site)
+    temp = "".join(f"{kind}_temp_path {folder}/{kind};\n" for kind in ("client_body", "proxy", "fastcgi", "uwsgi",
+                                                                       "scgi"))
+    (folder / "nginx.conf").write_text(
+        f"pid {folder}/nginx.pid;\nerror_log {folder}/error.log;\ndaemon off;\nworker_processes 1;\n"
+        f"events {{ worker_connections 256; }}\nhttp {{\naccess_log off;\n{temp}include {folder}/site.conf;\n}}\n")
+    checked = subprocess.run([nginx, "-t", "-c", str(folder / "nginx.conf")], capture_output=True, text=True)
+    assert checked.returncode == 0, checked.stderr
+    process = subprocess.Popen([nginx, "-c", str(folder / "nginx.conf")], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        url = f"http://127.0.0.1:{port}"
+        wait_http(url + "/api/methods", process, timeout_s=30)
+        yield url
+    finally:
+        process.terminate()  # the master stops its workers
+        process.wait(10)
 
 
 def wait_for_app(page: Any, timeout_ms: int = 120_000) -> None:

@@ -8,62 +8,26 @@ oversized body or request head before the model server sees it.
 
 from __future__ import annotations
 
-import shutil
-import subprocess
 from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
 
-from devtools.devstack import ROOT, free_port, running_backend, wait_http
+from devtools.devstack import nginx_path, running_backend, running_nginx
 from tests.conftest import skip_or_fail
-
-CONF = ROOT / "docker" / "nginx.conf"
-
-
-def _nginx() -> str:
-    found = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
-    if found is None:
-        skip_or_fail("nginx is not installed here (apt-get install nginx-light); .ci/run installs it", "REQUIRE_NGINX")
-    assert found is not None
-    return found
 
 
 @pytest.fixture(scope="module")
 def proxied(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """nginx with docker/nginx.conf in front of `python -m backend.serve` (shared mode, 4 requests a
     minute per address, trusting X-Forwarded-For from the proxy on 127.0.0.1 only)."""
-    nginx = _nginx()
+    if nginx_path() is None:
+        skip_or_fail("nginx is not installed here (apt-get install nginx-light); .ci/run installs it", "REQUIRE_NGINX")
     folder = tmp_path_factory.mktemp("proxy")
-    folder.chmod(0o777)  # nginx workers run as nobody when the master is root
     env = {"ACCESS_MODE": "shared", "RATE_LIMIT_PER_MINUTE": "4", "FORWARDED_ALLOW_IPS": "127.0.0.1",
            "ALLOWED_HOSTS": "backend,127.0.0.1", "PRELOAD_METHODS": "false"}
-    with running_backend(folder, env) as backend:
-        port = free_port()
-        site = CONF.read_text()
-        for shipped, local in (("http://backend:8000", backend), ("http://frontend:8501", "http://127.0.0.1:9"),
-                               ("listen 80;", f"listen 127.0.0.1:{port};")):
-            assert shipped in site, f"{shipped!r} is no longer in {CONF}"
-            site = site.replace(shipped, local)
-        (folder / "site.conf").write_text(site)
-        temp = "".join(f"{kind}_temp_path {folder}/{kind};\n" for kind in ("client_body", "proxy", "fastcgi",
-                                                                          "uwsgi", "scgi"))
-        (folder / "nginx.conf").write_text(
-            f"pid {folder}/nginx.pid;\nerror_log {folder}/error.log;\ndaemon off;\nworker_processes 1;\n"
-            f"events {{ worker_connections 256; }}\n"
-            f"http {{\naccess_log off;\n{temp}include {folder}/site.conf;\n}}\n")
-        checked = subprocess.run([nginx, "-t", "-c", str(folder / "nginx.conf")], capture_output=True, text=True)
-        assert checked.returncode == 0, checked.stderr
-        process = subprocess.Popen([nginx, "-c", str(folder / "nginx.conf")], stdout=subprocess.DEVNULL,
-                                   stderr=subprocess.DEVNULL, start_new_session=True)
-        try:
-            url = f"http://127.0.0.1:{port}"
-            wait_http(url + "/api/methods", process, timeout_s=30)  # spends one of 127.0.0.1's requests
-            yield url
-        finally:
-            process.terminate()  # the master stops its workers
-            process.wait(10)
+    with running_backend(folder, env) as backend, running_nginx(folder, backend, "http://127.0.0.1:9") as url:
+        yield url  # waiting for it spent one of 127.0.0.1's requests
 
 
 def _client(url: str, source: str) -> httpx.Client:

@@ -1,9 +1,14 @@
 """Behind the reverse proxy, the model server sees each browser's address, not the front end's.
 
-The proxy (docker/nginx.conf) adds X-Forwarded-For to the browser's requests; Streamlit's server
-trusts it from loopback (uvicorn's FORWARDED_ALLOW_IPS), and the front end passes the address on to
-the model server with each call, so per-address limits and the session record count people. Here
-each browser context sends the header the proxy would add.
+The proxy (docker/nginx.conf) sets X-Forwarded-For on every request to the front end, the WebSocket
+upgrade included; Streamlit's server (uvicorn) trusts it from loopback (FORWARDED_ALLOW_IPS), so
+`st.context.ip_address` is the browser's address, and the front end passes it on to the model server
+with each call: per-address limits and the session record count people.
+
+The proxy here is Debian's nginx with the shipped conf. All browsers of a test reach it from 127.0.0.1,
+so the one edit to the conf stands in for distinct peers: the front-end location forwards a cookie's
+value where it forwards `$remote_addr`. (A browser's own extra headers are no stand-in: Chromium does
+not send them on the WebSocket upgrade, which is where Streamlit reads the address.)
 """
 
 from __future__ import annotations
@@ -19,28 +24,33 @@ from sqlalchemy import select
 from backend.settings import Settings
 from db.session import make_engine, make_session_factory
 from db.tables import Identity
-from devtools.devstack import running_stack, wait_for_app
+from devtools.devstack import nginx_path, running_nginx, running_stack, wait_for_app
+from tests.conftest import skip_or_fail
+
+PEER = ("# The browser's address, which the front end passes on to the model server (per-address limits).\n"
+        "        proxy_set_header X-Forwarded-For $remote_addr;")
 
 
 @pytest.fixture(scope="module")
-def shared_stack() -> Iterator[tuple[str, Path]]:
+def proxied_stack() -> Iterator[tuple[str, Path]]:
+    if nginx_path() is None:
+        skip_or_fail("nginx is not installed here (apt-get install nginx-light); .ci/run installs it", "REQUIRE_NGINX")
     with tempfile.TemporaryDirectory() as folder, running_stack(Path(folder), {
-            "ACCESS_MODE": "shared", "EXTRA_METHODS": "tests.toy_method", "FORWARDED_ALLOW_IPS": "127.0.0.1"}) as stack:
-        yield stack.frontend, Path(folder)
+            "ACCESS_MODE": "shared", "EXTRA_METHODS": "tests.toy_method", "FORWARDED_ALLOW_IPS": "127.0.0.1",
+            "ALLOWED_HOSTS": "backend,127.0.0.1"}) as stack:
+        edits = {PEER: PEER.replace("$remote_addr", "$cookie_test_peer")}
+        with running_nginx(Path(folder), stack.backend, stack.frontend, edits) as url:
+            yield url, Path(folder)
 
 
-@pytest.mark.xfail(reason="open (see the 2026-12-06 note): with Streamlit 1.67 (Starlette server, what `make install` "
-                   "resolves today) st.context.ip_address is read from the WebSocket connection, and the two "
-                   "sessions were recorded as 127.0.0.1; not yet known whether the browser's X-Forwarded-For "
-                   "reaches the WebSocket upgrade (a test artefact) or the front end no longer sees proxied "
-                   "addresses (a product bug behind nginx)", strict=False)
-def test_each_browser_address_reaches_the_model_server(browser: Any, shared_stack: tuple[str, Path]) -> None:
-    frontend, data_dir = shared_stack
+def test_each_browser_address_reaches_the_model_server(browser: Any, proxied_stack: tuple[str, Path]) -> None:
+    proxy, data_dir = proxied_stack
     addresses = ["198.51.100.11", "198.51.100.12"]
     for address in addresses:
-        context = browser.new_context(extra_http_headers={"X-Forwarded-For": address})
+        context = browser.new_context()
+        context.add_cookies([{"name": "test_peer", "value": address, "url": proxy}])
         page = context.new_page()
-        page.goto(frontend)
+        page.goto(proxy)
         wait_for_app(page)  # the first script run opens the session
         context.close()
     sessions = make_session_factory(make_engine(Settings(data_dir=data_dir).resolved_database_url))
