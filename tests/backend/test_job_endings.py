@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from backend.jobs.embedded.messages import RunJob
 from backend.jobs.embedded.pool import ProcessPool
 from backend.jobs.limits import JobLimits
 from backend.jobs.outcome import Ending, Outcome, execute
@@ -125,8 +126,8 @@ def test_a_job_process_stops_itself_past_its_own_deadline() -> None:
         job_process = pool.take()
         job_process.wait_ready(30)
         limits = JobLimits(timeout_s=0.5, memory_mb=300, own_deadline_slack_s=0.2)
-        job_process.conn.send(("job", "tests.backend.job_methods", {"behaviour": "sleep", "steps": 1000,
-                                                                      "step_s": 0.05}, limits))
+        job_process.conn.send(RunJob("tests.backend.job_methods", {"behaviour": "sleep", "steps": 1000,
+                                                                  "step_s": 0.05}, limits))
         started = time.monotonic()
         job_process.process.join(20)
         assert job_process.process.exitcode == 124

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 
+from backend.jobs.embedded.messages import Ready
 from backend.jobs.embedded.worker import worker_main
 
 __all__ = ["JobProcess", "ProcessPool", "ProcessStartError"]
@@ -45,8 +46,8 @@ class JobProcess:
             message = self.conn.recv()
         except (EOFError, OSError):
             raise ProcessStartError("the job process did not start") from None
-        if message[0] != "ready":
-            raise ProcessStartError(f"the job process said {message[0]!r} instead of ready")
+        if not isinstance(message, Ready):
+            raise ProcessStartError(f"the job process said {type(message).__name__} instead of ready")
 
     def stop(self, grace_s: float = 0.0) -> None:
         """Terminate, then kill, the process if it still runs; close the pipe (idempotent)."""

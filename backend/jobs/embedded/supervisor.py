@@ -14,6 +14,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from backend.jobs.embedded.messages import Cancel, Finished, Progress, RunJob
 from backend.jobs.embedded.pool import JobProcess
 from backend.jobs.limits import DEADLINE_EXIT_CODE, JobLimits, tree_rss_mb
 from backend.jobs.outcome import Outcome
@@ -41,7 +42,7 @@ class JobWatch:
                 self.cancel_at = time.monotonic()
             if self.process is not None:
                 try:
-                    self.process.conn.send(("cancel",))
+                    self.process.conn.send(Cancel())
                 except (OSError, ValueError):
                     pass
 
@@ -75,11 +76,11 @@ class Supervisor:
         limits = limits or self.limits
         baseline_mb = tree_rss_mb(job_process.pid)  # what the job adds on top is what counts
         try:
-            job_process.conn.send(("job", module, params, limits))
+            job_process.conn.send(RunJob(module, params, limits))
             with watch.lock:  # from here on, cancel() talks to the process directly
                 watch.process = job_process
                 if watch.cancel_at is not None:
-                    job_process.conn.send(("cancel",))
+                    job_process.conn.send(Cancel())
             return self._follow(job_id, job_process, watch, limits, baseline_mb)
         except (OSError, EOFError, ValueError):  # the process died before or while it took the job
             job_process.stop(0.5)
@@ -100,11 +101,10 @@ class Supervisor:
                     message = conn.recv()
                 except (EOFError, OSError):
                     return self._ended(job_process, watch, limits, used_mb)
-                if message[0] == "progress":
-                    pending = (message[1], message[2])
-                elif message[0] == "outcome":
-                    outcome: Outcome = message[1]
-                    return outcome
+                if isinstance(message, Progress):
+                    pending = (message.fraction, message.message)
+                elif isinstance(message, Finished):
+                    return message.outcome
             # Every limit is checked on every pass, so a job flooding progress is still stopped.
             now = time.monotonic()
             if pending is not None and now - last_progress_write >= self.progress_interval_s:

@@ -14,7 +14,6 @@ import time
 from multiprocessing.connection import Connection
 
 from backend.jobs.limits import (
-    JobLimits,
     die_with_parent,
     limit_address_space,
     limit_threads,
@@ -34,6 +33,7 @@ def worker_main(conn: Connection, preload: list[str], progress_interval_s: float
     os.environ.setdefault("OMP_NUM_THREADS", str(threads))
     import importlib
 
+    from backend.jobs.embedded.messages import Cancel, Finished, Progress, Ready, RunJob
     from backend.jobs.outcome import Outcome, execute, warm_up_figures
     from backend.registry import load_spec
     from models.common import Cancelled
@@ -44,15 +44,14 @@ def worker_main(conn: Connection, preload: list[str], progress_interval_s: float
         except Exception:  # noqa: BLE001 - the job that needs it will report the import error
             pass
     warm_up_figures()
-    conn.send(("ready",))
+    conn.send(Ready())
     try:
-        message = conn.recv()
+        job = conn.recv()
     except (EOFError, OSError):
         return  # the server went away (or stopped a spare)
-    if message[0] != "job":
+    if not isinstance(job, RunJob):
         return
-    _, module_name, params, limits = message
-    assert isinstance(limits, JobLimits)
+    limits = job.limits
     deadline = time.monotonic() + limits.timeout_s + limits.own_deadline_slack_s
     threading.Thread(target=watch_parent_and_deadline, args=(deadline, parent, server_pid), name="job-watchdog",
                      daemon=True).start()
@@ -64,17 +63,16 @@ def worker_main(conn: Connection, preload: list[str], progress_interval_s: float
     def progress(fraction: float, message: str = "") -> None:
         nonlocal last_sent
         if conn.poll():
-            command = conn.recv()
-            if command[0] == "cancel":
+            if isinstance(conn.recv(), Cancel):
                 raise Cancelled()
         now = time.monotonic()
         if now - last_sent >= progress_interval_s:
             last_sent = now
-            conn.send(("progress", float(fraction), str(message)))
+            conn.send(Progress(float(fraction), str(message)))
 
     try:
-        spec = load_spec(module_name)
+        spec = load_spec(job.module)
     except Exception as exc:  # noqa: BLE001
-        conn.send(("outcome", Outcome.failed(f"the method could not be loaded: {type(exc).__name__}: {exc}")))
+        conn.send(Finished(Outcome.failed(f"the method could not be loaded: {type(exc).__name__}: {exc}")))
         return
-    conn.send(("outcome", execute(spec, params, progress, limits.memory_mb, limits.max_result_mb)))
+    conn.send(Finished(execute(spec, job.params, progress, limits.memory_mb, limits.max_result_mb)))
