@@ -8,7 +8,7 @@ from typing import Any
 import httpx
 
 __all__ = ["BackendError", "BackendUnavailable", "artifact_bytes", "backend_url", "cancel", "examples",
-           "admin_overview", "export_zip", "health", "job", "jobs", "me", "method", "methods", "new_session", "resource",
+           "admin_overview", "export_zip", "health", "job", "jobs", "me", "method", "methods", "new_session", "reproductions", "resource",
            "share", "shared_artifact_bytes", "shared_export_zip", "shared_job", "submit"]
 
 TIMEOUT = httpx.Timeout(30.0, connect=3.0)
@@ -70,6 +70,11 @@ def health() -> dict[str, Any]:
     return dict(_request("GET", "/healthz").json())
 
 
+def reproductions() -> dict[str, dict[str, Any]]:
+    """Per method, its latest "Reproduce the paper" run (the instance's reference runs or this caller's)."""
+    return dict(_request("GET", "/api/home/reproductions").json()["data"])
+
+
 def methods() -> list[dict[str, Any]]:
     return list(_request("GET", "/api/methods").json()["data"])
 
@@ -86,8 +91,11 @@ def resource(name: str, key: str) -> Any:
     return _request("GET", f"/api/methods/{name}/resources/{key}").json()
 
 
-def submit(method_name: str, params: dict[str, Any], owner: str = "") -> str:
-    body = {"method": method_name, "params": params, "owner": owner}
+def submit(method_name: str, params: dict[str, Any], owner: str = "", example: str | None = None) -> str:
+    """Submit a job; `example`: the label of the example these params are, unchanged (None: own inputs)."""
+    body: dict[str, Any] = {"method": method_name, "params": params, "owner": owner}
+    if example is not None:
+        body["example"] = example
     return str(_request("POST", "/api/jobs", json=body).json()["id"])
 
 
@@ -99,12 +107,13 @@ def cancel(job_id: str) -> str:
     return str(_request("DELETE", f"/api/jobs/{job_id}").json()["status"])
 
 
-def jobs(method_name: str, owner: str | None = None, limit: int = 20, verdict: str | None = None) -> list[dict[str, Any]]:
-    query: dict[str, Any] = {"method": method_name, "limit": limit}
-    if owner:
-        query["owner"] = owner
-    if verdict:
-        query["verdict"] = verdict
+def jobs(method_name: str | None, owner: str | None = None, limit: int = 20, verdict: str | None = None,
+         example: str | None = None) -> list[dict[str, Any]]:
+    """History rows, newest first; `example`: only runs started from that example unchanged."""
+    query: dict[str, Any] = {"limit": limit}
+    for key, value in (("method", method_name), ("owner", owner), ("verdict", verdict), ("example", example)):
+        if value:
+            query[key] = value
     return list(_request("GET", "/api/jobs", params=query).json()["data"])
 
 

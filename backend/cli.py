@@ -13,6 +13,7 @@ from typing import Any, NoReturn
 from pydantic import ValidationError
 
 from backend.jobs.limits import limit_threads, tree_rss_mb
+from backend.jobs.outcome import stored_tables
 from backend.jobs.run import is_out_of_memory, out_of_memory_message, run_method
 from backend.jobs.service import describe_validation_error
 from backend.registry import Registry, discover
@@ -70,7 +71,7 @@ def _run(name: str, raw_params: str, out: Path | None, quiet: bool) -> int:
             raise
         print(f"error: {out_of_memory_message(tree_rss_mb(os.getpid()))}", file=sys.stderr)
         return 1
-    print(json.dumps(run.result.model_dump(mode="json"), indent=2))
+    print(json.dumps({**run.result.model_dump(mode="json"), "tables": stored_tables(run.result)}, indent=2))
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
         for file_name, artifact in run.artifacts.items():

@@ -28,7 +28,9 @@ class JobReads:
         return self.session.get(Job, job_id)
 
     def list_jobs(self, method: str | None = None, owner: str | None = None, limit: int = 20,
-                  verdict: str | None = None, offset: int = 0, kind: str | None = None) -> tuple[Sequence[Job], int]:
+                  verdict: str | None = None, offset: int = 0, kind: str | None = None,
+                  example: str | None = None) -> tuple[Sequence[Job], int]:
+        """Jobs newest first (filtered by method, owner, verdict label or kind, example label) and their count."""
         query = select(Job)
         count = select(func.count()).select_from(Job)
         if method:
@@ -39,6 +41,8 @@ class JobReads:
             query, count = query.where(Job.verdict == verdict), count.where(Job.verdict == verdict)
         if kind:
             query, count = query.where(Job.verdict_kind == kind), count.where(Job.verdict_kind == kind)
+        if example:
+            query, count = query.where(Job.example == example), count.where(Job.example == example)
         rows = self.session.scalars(query.order_by(Job.created_at.desc(), Job.id).offset(offset).limit(limit)).all()
         return rows, int(self.session.scalar(count) or 0)
 

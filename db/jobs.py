@@ -70,9 +70,11 @@ class JobRepository(JobReads):
     """Reads (`JobReads`) and state transitions of jobs inside one short-lived session (the caller commits)."""
 
     # transitions
-    def create(self, method: str, params: Mapping[str, Any], owner: str = "", summary: str = "") -> Job:
+    def create(self, method: str, params: Mapping[str, Any], owner: str = "", summary: str = "",
+               example: str | None = None) -> Job:
+        """A queued job; `example`: the label of the example it was started from unchanged (None: own inputs)."""
         job = Job(method=method, params=dict(params), owner=owner, status=JobStatus.QUEUED.value, message="queued",
-                  summary=summary[:200])
+                  summary=summary[:200], example=example[:200] if example else None)
         self.session.add(job)
         self.session.flush()
         self.session.execute(insert(submissions).values(owner=owner[:64], created_at=job.created_at or utcnow()))
@@ -180,17 +182,18 @@ class JobRepository(JobReads):
         figures: dict[str, Any] | None = None,
         artifacts: Mapping[str, tuple[str, bytes]] | None = None,
         verdict: Mapping[str, Any] | None = None,
+        tables: list[dict[str, Any]] | None = None,
     ) -> bool:
         """queued | running -> a terminal status: the one transition that ends a job.
 
-        A succeeded job stores its result, metrics, figures, verdict and artifacts; any other ending
+        A succeeded job stores its result, metrics, tables, figures, verdict and artifacts; any other ending
         stores its error as the message. Returns False when the job had already ended (nothing is
         written then, not even artifacts)."""
         if status not in TERMINAL:
             raise ValueError(f"finish() needs a terminal status, got {status!r}")
         if status is JobStatus.SUCCEEDED:
             done = self._end(job_id, status, "done", result=result or {}, metrics=metrics or {},
-                             figures=figures or {}, progress=1.0, **_verdict_columns(verdict or {}))
+                             tables=list(tables or []), figures=figures or {}, progress=1.0, **_verdict_columns(verdict or {}))
             if done:
                 self.session.execute(delete(Artifact).where(Artifact.job_id == job_id))
                 for name, (media_type, content) in (artifacts or {}).items():
@@ -208,9 +211,10 @@ class JobRepository(JobReads):
         figures: dict[str, Any],
         artifacts: Mapping[str, tuple[str, bytes]],
         verdict: Mapping[str, Any] | None = None,
+        tables: list[dict[str, Any]] | None = None,
     ) -> None:
         self.finish(job_id, JobStatus.SUCCEEDED, result=result, metrics=metrics, figures=figures, artifacts=artifacts,
-                    verdict=verdict)
+                    verdict=verdict, tables=tables)
 
     def fail(self, job_id: str, error: str) -> None:
         self.finish(job_id, JobStatus.FAILED, error=error)

@@ -12,6 +12,7 @@ import streamlit as st
 
 from app.components.schema import (
     control_kind,
+    examples,
     field_schema,
     method_info,
     param_key,
@@ -20,7 +21,7 @@ from app.components.schema import (
     to_state,
 )
 
-__all__ = ["KitInputError", "LOADERS", "PENDING", "apply_params", "bound_problem", "clear_input_errors", "keep_controls", "param_widget", "pending_input_errors", "report_input_error", "restore_controls"]
+__all__ = ["KitInputError", "LOADERS", "PENDING", "apply_params", "bound_problem", "clear_input_errors", "keep_controls", "param_widget", "pending_input_errors", "report_input_error", "restore_controls", "unchanged_example"]
 
 LOADERS = "_kit_loaders"  # method -> the page's own loader of params (examples.py registers it)
 PENDING = "_kit_pending_loads"  # params waiting for a loader registered later in the run
@@ -235,3 +236,20 @@ def apply_params(method: str, params: Mapping[str, Any]) -> None:
         loader(dict(params))
     else:  # the page registers its loader later in this run (a permalink opened in a fresh session)
         st.session_state.setdefault(PENDING, {})[method] = dict(params)
+
+
+def unchanged_example(method: str, params: Mapping[str, Any]) -> str | None:
+    """The label of the example picked above the controls when `params` are exactly its inputs (every
+    field; a missing one reads as its default); None once any control differs or no example is picked.
+    The run is then stored as started from that example (Home's "Reproduce the paper" status reads it)."""
+    picked = st.session_state.get(f"{method}._example")  # the picker's key (examples.py)
+    chosen = examples(method).get(picked) if isinstance(picked, str) else None
+    if chosen is None:
+        return None
+    fields = (method_info(method).get("params_schema") or {}).get("properties") or {}
+
+    def value(source: Mapping[str, Any], key: str) -> Any:
+        return source[key] if key in source else (fields.get(key) or {}).get("default")
+
+    same = all(value(params, key) == value(chosen, key) for key in {*fields, *params, *chosen})
+    return picked if same else None

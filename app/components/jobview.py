@@ -53,6 +53,7 @@ class JobView:
     params: dict[str, Any]
     result: dict[str, Any] = field(default_factory=dict)
     metrics: dict[str, Any] = field(default_factory=dict)
+    tables: list[dict[str, Any]] = field(default_factory=list)  # the method's result tables (TablePublic)
     figure_json: dict[str, Any] = field(default_factory=dict)
     artifacts: list[str] = field(default_factory=list)
     error: str | None = None
@@ -60,6 +61,7 @@ class JobView:
     started_at: str = ""
     finished_at: str = ""
     summary: str = ""
+    example: str | None = None  # the example the run was started from unchanged (None: own inputs)
     verdict: VerdictView | None = None
     share_link: str = ""  # set when the job was opened through a read-only share link
     queue_position: int | None = None  # queued runs: jobs submitted before this one, still waiting
@@ -71,7 +73,8 @@ class JobView:
             id=payload["id"], method=payload["method"], status=JobStatus(payload["status"]),
             progress=float(payload.get("progress") or 0.0), message=payload.get("message") or "",
             params=payload.get("params") or {}, result=payload.get("result") or {},
-            metrics=payload.get("metrics") or {}, figure_json=payload.get("figures") or {},
+            metrics=payload.get("metrics") or {}, tables=list(payload.get("tables") or []),
+            figure_json=payload.get("figures") or {}, example=payload.get("example"),
             artifacts=list(payload.get("artifacts") or []), error=payload.get("error"),
             created_at=str(payload.get("created_at") or ""), started_at=str(payload.get("started_at") or ""),
             finished_at=str(payload.get("finished_at") or ""), summary=str(payload.get("summary") or ""),

@@ -21,6 +21,7 @@ from app.components.controls import (
     keep_controls,
     pending_input_errors,
     restore_controls,
+    unchanged_example,
 )
 from app.components.examples import draw_example_picker
 from app.components.history import history_panel
@@ -282,7 +283,7 @@ def _submit(name: str, params: dict[str, Any], current: JobView | None) -> JobVi
         st.warning(f"Run `{current.id[:8]}` is still in progress: Cancel it or wait for it.")
         return current
     try:
-        job_id = client.submit(name, params, owner=owner_id())
+        job_id = client.submit(name, params, owner=owner_id(), example=unchanged_example(name, params))
     except client.BackendError as exc:
         show_job(name, None, restore_inputs=False)
         st.error(f"Not run: {exc.detail}")

@@ -64,17 +64,19 @@ def _verdict(job: Job) -> VerdictPublic | None:
 def _public(job: Job, artifacts: list[str], full: bool, owner: bool = True) -> JobPublic:
     return JobPublic(
         id=job.id, method=job.method, status=job.status, progress=job.progress, message=job.message,
-        owner=job.owner if owner else "", params=job.params, summary=job.summary or "", verdict=_verdict(job),
+        owner=job.owner if owner else "", params=job.params, summary=job.summary or "", example=job.example,
+        verdict=_verdict(job),
         created_at=job.created_at, started_at=job.started_at,
         finished_at=job.finished_at, error=job.error, artifacts=artifacts,
         result=job.result if full else None, metrics=job.metrics if full else None,
-        figures=job.figures if full else None,
+        tables=(job.tables or []) if full else None, figures=job.figures if full else None,
     )
 
 
 def _list_item(job: Job) -> JobListItem:
     return JobListItem(id=job.id, method=job.method, status=job.status, progress=job.progress, message=job.message,
-                       owner=job.owner, summary=job.summary or "", verdict=_verdict(job), created_at=job.created_at,
+                       owner=job.owner, summary=job.summary or "", example=job.example, verdict=_verdict(job),
+                       created_at=job.created_at,
                        started_at=job.started_at, finished_at=job.finished_at, error=job.error)
 
 
@@ -89,7 +91,7 @@ def _load(session: Session, job_id: str, caller: Caller, settings: Settings) -> 
 def create_job(body: JobCreate, service: ServiceDep, caller: CallerDep, settings: SettingsDep) -> JobCreated:
     owner = caller.owner if settings.shared else body.owner
     try:
-        job_id = service.submit(body.method, body.params, owner,
+        job_id = service.submit(body.method, body.params, owner, example=body.example,
                                 admit=lambda session: admit(session, owner, caller.admin, settings))
     except (UnknownMethod, InvalidParams) as exc:
         raise HTTPException(422, str(exc)) from None
@@ -111,11 +113,13 @@ def list_jobs(
     verdict: str | None = Query(None, max_length=64, pattern=_NO_CONTROL,
                                 description="Only runs with this answer (a core demo's word, e.g. Refuted)."),
     kind: Annotated[VerdictKind | None, Query(description="Only runs whose verdict is of this kind.")] = None,
+    example: str | None = Query(None, max_length=200, pattern=_NO_CONTROL,
+                                description="Only runs started from this example unchanged."),
 ) -> JobsPublic:
     if settings.shared and not caller.admin:
         owner = caller.owner
     rows, count = JobRepository(session).list_jobs(method=method, owner=owner, limit=limit, verdict=verdict,
-                                                   offset=offset, kind=kind)
+                                                   offset=offset, kind=kind, example=example)
     return JobsPublic(data=[_list_item(job) for job in rows], count=count)
 
 

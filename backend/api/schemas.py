@@ -9,6 +9,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from db.jobs import JobStatus
+from models.common.contract import Table
 
 __all__ = ["ERROR_RESPONSES", "ErrorPublic", "Health", "JobCreate", "JobCreated", "JobListItem", "JobPublic", "JobsPublic",
            "MePublic", "MethodPublic", "MethodsPublic", "PaperPublic", "SessionCreated", "ShareCreated", "VerdictKind",
@@ -94,12 +95,16 @@ class JobCreate(BaseModel):
     method: str = Field(min_length=1, max_length=64, description="Method name, as listed by GET /api/methods.")
     params: dict[str, Any] = Field(default_factory=dict, description="Parameters; see the method's params_schema.")
     owner: str = Field("", max_length=64, description="Opaque id of the submitting user (history filter).")
+    example: str | None = Field(None, min_length=1, max_length=200,
+                                description="The label of the method's example these params are, unchanged "
+                                "(GET /api/methods/{name}/examples); omit it for any other inputs.")
 
     @model_validator(mode="after")
     def _no_control_characters(self) -> JobCreate:
         """NUL and other control characters are refused in every string (PostgreSQL text cannot hold
         NUL; none has a meaning in a parameter): a 422 on both stores, before anything is stored."""
-        where = _control_character_at({"method": self.method, "params": self.params, "owner": self.owner}, "body")
+        where = _control_character_at({"method": self.method, "params": self.params, "owner": self.owner,
+                                        "example": self.example}, "body")
         if where is not None:
             raise ValueError(f"{where.removeprefix('body.')}: control characters (such as NUL) are not allowed")
         return self
@@ -129,7 +134,7 @@ class VerdictPublic(BaseModel):
 
 
 class JobPublic(BaseModel):
-    """One job; `result`, `metrics` and `figures` only in the full view."""
+    """One job; `result`, `metrics`, `tables` and `figures` only in the full view."""
 
     id: str
     method: str
@@ -139,6 +144,7 @@ class JobPublic(BaseModel):
     owner: str
     params: dict[str, Any]
     summary: str = Field("", description="A short summary of the inputs (the history table's Input column).")
+    example: str | None = Field(None, description="The example the run was started from unchanged (None: own inputs).")
     verdict: VerdictPublic | None = None
     created_at: datetime
     started_at: datetime | None = None
@@ -146,6 +152,7 @@ class JobPublic(BaseModel):
     error: str | None = None
     result: dict[str, Any] | None = None
     metrics: dict[str, Any] | None = None
+    tables: list[Table] | None = Field(None, description="The method's result tables: title, typed columns, rows.")
     figures: dict[str, Any] | None = None
     artifacts: list[str] = Field(default_factory=list)
     queue_position: int | None = Field(None, description="queued jobs submitted before this one (queued runs only)")
@@ -164,6 +171,7 @@ class JobListItem(BaseModel):
     message: str
     owner: str
     summary: str = ""
+    example: str | None = Field(None, description="The example the run was started from unchanged (None: own inputs).")
     verdict: VerdictPublic | None = None
     created_at: datetime
     started_at: datetime | None = None

@@ -11,15 +11,16 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import TypeAdapter, ValidationError
 
 from backend.jobs.limits import tree_rss_mb
 from backend.jobs.run import is_out_of_memory, out_of_memory_message, run_method
 from db.jobs import JobStatus
 from models.common import Cancelled, MethodInputError, MethodSpec, Progress
+from models.common.contract import MethodResult, Table
 from models.common.verdict import Verdict
 
-__all__ = ["Ending", "Outcome", "execute", "stored_verdict", "unlinked", "warm_up_figures"]
+__all__ = ["Ending", "Outcome", "execute", "stored_tables", "stored_verdict", "unlinked", "warm_up_figures"]
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +53,7 @@ class Outcome:
     result: dict[str, Any] = field(default_factory=dict)
     metrics: dict[str, Any] = field(default_factory=dict)
     figures: dict[str, Any] = field(default_factory=dict)
+    tables: list[dict[str, Any]] = field(default_factory=list)  # MethodResult.tables() as JSON (stored_tables)
     artifacts: dict[str, tuple[str, bytes]] = field(default_factory=dict)
     verdict: dict[str, Any] = field(default_factory=dict)  # the structured verdict of a succeeded run (stored_verdict)
 
@@ -60,7 +62,8 @@ class Outcome:
         return self.ending.status
 
     def size_bytes(self) -> int:
-        return sum(len(content) for _, content in self.artifacts.values()) + len(json.dumps(self.figures))
+        return (sum(len(content) for _, content in self.artifacts.values()) + len(json.dumps(self.figures))
+                + len(json.dumps(self.tables)))
 
     # the endings, by name
     @classmethod
@@ -94,6 +97,26 @@ def stored_verdict(verdict: Verdict) -> dict[str, Any]:
             "held": verdict.held, "tested": verdict.tested, "headline": verdict.headline, "seeds": verdict.seeds,
             "beaten_by": [_printable(name)[:200] for name in verdict.beaten_by],
             "metric": _printable(verdict.metric)[:200], "detail": _printable(verdict.detail)[:500]}
+
+
+def stored_tables(result: MethodResult) -> list[dict[str, Any]]:
+    """The result's tables as the store keeps them: JSON, a non-finite number as null (PostgreSQL's JSON
+    has no NaN), control characters in text replaced (as in the verdict)."""
+    tables = TypeAdapter(list[Table]).validate_python(result.tables())  # a method that returns dicts is checked
+    titles = [table.title for table in tables]
+    if len(set(titles)) != len(titles):
+        raise ValueError(f"{type(result).__name__}.tables(): titles must be unique, got {titles}")
+    return [_printable_json(json.loads(table.model_dump_json())) for table in tables]
+
+
+def _printable_json(value: Any) -> Any:
+    if isinstance(value, str):
+        return _printable(value)
+    if isinstance(value, dict):
+        return {_printable(str(key)): _printable_json(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_printable_json(item) for item in value]
+    return value
 
 
 def _printable(text: str) -> str:
@@ -174,7 +197,7 @@ def execute(spec: MethodSpec[Any, Any], params: dict[str, Any], progress: Progre
         artifacts = {name: (a.media_type, a.content) for name, a in run.artifacts.items()}
         outcome = Outcome(Ending.SUCCEEDED, result=run.result.model_dump(mode="json"),
                           metrics=dict(run.result.metrics()), figures=figures, artifacts=artifacts,
-                          verdict=stored_verdict(run.verdict))
+                          tables=stored_tables(run.result), verdict=stored_verdict(run.verdict))
     except Cancelled:
         return Outcome.cancelled()
     except MethodInputError as exc:

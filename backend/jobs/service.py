@@ -146,24 +146,42 @@ class JobService:
         return model.model_dump(mode="json"), _summary(spec, model)
 
     def submit(self, method: str, params: dict[str, Any], owner: str = "",
-               admit: Callable[[Session], None] | None = None) -> str:
+               admit: Callable[[Session], None] | None = None, example: str | None = None) -> str:
         """Validate and store the job (queued), then wake this server's dispatcher, which hands it to an
         executor with a free worker (this server's, or another's on the same database).
 
         `admit(session)` (quotas, queue cap) runs twice: before any parse (a refused caller costs one
         read, not a parse of its body), and again inside the one transaction that stores the job, as
-        its only writer (`begin_exclusive`), so parallel submits cannot pass a limit together."""
+        its only writer (`begin_exclusive`), so parallel submits cannot pass a limit together.
+
+        `example`: the label of the method's example these params are (InvalidParams when the method has
+        no example of that label, or when the params differ from it: the label says "unchanged")."""
         if admit is not None:
             with self.sessions() as session:
                 admit(session)
         clean, summary = self._validated(method, params)
+        if example is not None:
+            self._check_example(method, example, clean)
         with self.sessions.begin() as session:
             begin_exclusive(session)
             if admit is not None:
                 admit(session)
-            job_id = JobRepository(session).create(method, clean, owner, summary=summary).id
+            job_id = JobRepository(session).create(method, clean, owner, summary=summary, example=example).id
         self.wake()
         return job_id
+
+    def _check_example(self, method: str, example: str, clean: dict[str, Any]) -> None:
+        """InvalidParams unless `example` is one of the method's example labels and `clean` are its params."""
+        registered = self.registry.get(method)
+        named = dict(registered.spec.examples()) if registered is not None and registered.spec.examples else {}
+        if example not in named:
+            known = ", ".join(repr(label) for label in named) or "none"
+            raise InvalidParams(f"example: {example[:80]!r} is not an example of {method} (its examples: {known})")
+        expected = self._validated(method, dict(named[example]))[0]
+        differ = sorted(key for key in expected.keys() | clean.keys() if expected.get(key) != clean.get(key))
+        if differ:
+            raise InvalidParams(f"example: the params differ from example {example!r} in {', '.join(differ)}; "
+                                "send no example for changed inputs")
 
     def cancel(self, job_id: str) -> str | None:
         """Flag the job; the executor holding it stops it (here at once, on another server at its next

@@ -136,7 +136,8 @@ class JobStore:
         def write(repo: JobRepository) -> None:
             if outcome.status is JobStatus.SUCCEEDED:
                 repo.finish(job_id, JobStatus.SUCCEEDED, result=outcome.result, metrics=outcome.metrics,
-                            figures=outcome.figures, artifacts=outcome.artifacts, verdict=outcome.verdict)
+                            figures=outcome.figures, artifacts=outcome.artifacts, verdict=outcome.verdict,
+                            tables=outcome.tables)
             else:
                 repo.finish(job_id, outcome.status, error=outcome.error)
         return write

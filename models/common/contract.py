@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Generic, TypeVar, final
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, final
 
 from pydantic import BaseModel, Field
 
@@ -21,12 +21,15 @@ __all__ = [
     "Answer",
     "Artifact",
     "Cancelled",
+    "Cell",
+    "Column",
     "MethodInputError",
     "MethodResult",
     "MethodSpec",
     "Paper",
     "Progress",
     "Requirements",
+    "Table",
     "Verdict",
     "no_progress",
 ]
@@ -56,6 +59,34 @@ class Artifact:
         return cls("text/csv", body.encode())
 
 
+Cell = float | int | str | bool | None | list[float | int | str | None]
+
+
+class Column(BaseModel):
+    """One column of a result table: the row key it reads, its label and unit, and how its cells read.
+
+    `fmt`: "number" (`digits` significant digits, a dash when missing), "text" (as is), "mark" (a check:
+    True, False or None). A list cell reads as its items, each formatted, joined by commas."""
+
+    key: str
+    label: str
+    unit: str = ""
+    fmt: Literal["number", "text", "mark"] = "number"
+    digits: int = Field(4, ge=1, le=12)
+
+    def header(self) -> str:
+        return f"{self.label} ({self.unit})" if self.unit else self.label
+
+
+class Table(BaseModel):
+    """A result table as data: a title (its name on the page), typed columns, rows keyed by column key."""
+
+    title: str
+    columns: list[Column]
+    rows: list[dict[str, Cell]]
+    caption: str = ""
+
+
 class MethodResult(BaseModel):
     """Base class of every method's typed result.
 
@@ -63,7 +94,8 @@ class MethodResult(BaseModel):
     (see `models.common.claims`: the paper's claims measured over seeds) and optionally `standing`
     (every competitor on the headline metric); the verdict is derived from those by one rule and is
     never overridden. A core demo whose page answers a question ("Proved", "Refuted") overrides
-    `answer()`. They override `metrics()` (label with unit -> value, shown as the metrics table) and
+    `answer()`. They override `metrics()` (label with unit -> value, shown as the metrics table),
+    `tables()` (the result tables a page shows, as data: the package's own labels, never the page's) and
     `artifacts()` (file name -> Artifact); `result.json` is always offered, so `artifacts()` adds only
     the other files.
     """
@@ -74,6 +106,10 @@ class MethodResult(BaseModel):
 
     def metrics(self) -> dict[str, float | int | str]:
         return {}
+
+    def tables(self) -> list[Table]:
+        """The result tables a page shows (titles unique); the kit formats every cell."""
+        return []
 
     def answer(self) -> Answer | None:
         """A core demo's answer to the user's question ("Proved", "Refuted", "ok"); None for claim pages."""

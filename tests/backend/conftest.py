@@ -26,7 +26,7 @@ JOB_METHODS = "tests.toy_method,tests.backend.job_methods,tests.backend.gpu_meth
 
 # The modules whose tests run twice, on SQLite and on PostgreSQL (the job store's whole API surface).
 STORE_MODULES = {"test_jobs_lifecycle", "test_hosting", "test_api_errors", "test_claims", "test_admission",
-                 "test_store_faults"}
+                 "test_store_faults", "test_tables_example"}
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:

@@ -17,6 +17,7 @@ import plotly.graph_objects as go
 from pydantic import BaseModel, ConfigDict, Field
 
 from models.common import Artifact, MethodResult, MethodSpec, Paper, Progress, Requirements
+from models.common.contract import Column, Table
 
 __all__ = ["GPU_TOY", "SPEC"]
 
@@ -37,6 +38,14 @@ class Result(MethodResult):
 
     def metrics(self) -> dict[str, float | int | str]:
         return {"Steps done": self.steps_done}
+
+    def tables(self) -> list[Table]:
+        """One table of steps; the last row's share is NaN (stored as null: PostgreSQL's JSON has no NaN)."""
+        columns = [Column(key="step", label="Step"), Column(key="share", label="Share", unit="%", digits=3),
+                   Column(key="even", label="Even", fmt="mark"), Column(key="note", label="Note", fmt="text")]
+        rows = [{"step": i, "share": 100 * i / self.steps_done if i < self.steps_done - 1 else float("nan"),
+                 "even": i % 2 == 0, "note": f"step\x00{i}" if i == 0 else f"step {i}"} for i in range(self.steps_done)]
+        return [Table(title="Steps", columns=columns, rows=rows, caption="Each step once.")]
 
     def artifacts(self) -> dict[str, Artifact]:
         return {"steps.csv": Artifact.csv("step\n" + "".join(f"{i}\n" for i in range(self.steps_done)))}

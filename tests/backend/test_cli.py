@@ -13,8 +13,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def cli(*args: str, tmp: Path) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, EXTRA_METHODS="tests.toy_method", DATA_DIR=str(tmp))
+def cli(*args: str, tmp: Path, methods: str = "tests.toy_method") -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, EXTRA_METHODS=methods, DATA_DIR=str(tmp))
     return subprocess.run([sys.executable, "-m", "backend.cli", *args], cwd=ROOT, env=env, capture_output=True,
                           text=True, timeout=300)
 
@@ -30,8 +30,19 @@ def test_run_prints_result_and_writes_artifacts_and_figures(tmp_path: Path) -> N
     done = cli("run", "toy", "--params", '{"steps": 4}', "--out", str(out), tmp=tmp_path)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == {"steps_done": 4, "total": 10, "blas_threads": 0, "claims": [], "standing": None,
-                                       "grids": []}
+                                       "grids": [], "tables": []}
     assert {p.name for p in out.iterdir()} == {"result.json", "steps.csv", "steps.html"}
+
+
+def test_run_prints_the_result_tables_after_the_result_fields(tmp_path: Path) -> None:
+    done = cli("run", "endings", "--quiet", "--params", '{"steps": 2}', tmp=tmp_path,
+               methods="tests.backend.job_methods")
+    assert done.returncode == 0, done.stderr
+    printed = json.loads(done.stdout)
+    assert list(printed)[-1] == "tables" and printed["steps_done"] == 2
+    (steps,) = printed["tables"]
+    assert steps["title"] == "Steps" and [row["step"] for row in steps["rows"]] == [0, 1]
+    assert steps["rows"][1]["share"] is None, "NaN prints as null, as the store keeps it"
 
 
 def test_a_cli_run_uses_the_thread_limit_of_a_job(tmp_path: Path) -> None:
