@@ -21,7 +21,7 @@ from app.components.schema import (
     to_state,
 )
 
-__all__ = ["KitInputError", "LOADERS", "PENDING", "apply_params", "bound_problem", "clear_input_errors", "keep_controls", "param_widget", "pending_input_errors", "report_input_error", "restore_controls", "unchanged_example"]
+__all__ = ["KitInputError", "LOADERS", "PENDING", "apply_params", "bound_problem", "clear_input_errors", "keep_controls", "param_widget", "pending_input_errors", "report_input_error", "restore_controls", "unchanged_example", "field_columns"]
 
 LOADERS = "_kit_loaders"  # method -> the page's own loader of params (examples.py registers it)
 PENDING = "_kit_pending_loads"  # params waiting for a loader registered later in the run
@@ -253,3 +253,21 @@ def unchanged_example(method: str, params: Mapping[str, Any]) -> str | None:
 
     same = all(value(params, key) == value(chosen, key) for key in {*fields, *params, *chosen})
     return picked if same else None
+
+
+def field_columns(method: str, fields: Sequence[Sequence[str]], *, widgets: Mapping[str, str] | None = None,
+                  steps: Mapping[str, float] | None = None, caption: str = "") -> dict[str, Any]:
+    """The page's controls, one `st.columns` column per group of field names; returns the params dict.
+
+    Each field is a `param_widget` (label, unit, help and bounds from the schema); `widgets` forces a
+    widget per field (a seed is a number box unless said otherwise), `steps` a slider's step. `caption`
+    is shown below the columns."""
+    forced = {"seed": "number", **(widgets or {})}
+    values: dict[str, Any] = {}
+    for column, names in zip(st.columns(len(fields)), fields, strict=True):
+        with column:
+            for field in names:
+                values[field] = param_widget(method, field, widget=forced.get(field) or None, step=(steps or {}).get(field))
+    if caption:
+        st.caption(caption)
+    return values

@@ -9,7 +9,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-__all__ = ["edit_table", "format_number", "mark", "readable", "table"]
+__all__ = ["edit_table", "format_number", "mark", "readable", "show_tables", "table", "table_rows"]
 
 
 def readable(frame: pd.DataFrame) -> pd.DataFrame:
@@ -82,3 +82,40 @@ def edit_table(frame: pd.DataFrame, **kwargs: Any) -> pd.DataFrame:
     """An editable input table (`st.data_editor`) whose empty cells show empty, not "None": in an input
     table an empty cell means "not set" (an optional field), which the page turns into a missing param."""
     return st.data_editor(frame, placeholder="", **kwargs)
+
+
+def _table_cell(column: Mapping[str, Any], value: Any) -> Any:
+    """One cell of a result table as its column declares it (models/common/contract.py `Column`); an
+    integer stays an integer (a count or a seed reads as itself and sorts as a number)."""
+    fmt, digits = column.get("fmt", "number"), int(column.get("digits") or 4)
+    if fmt == "number" and isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, list):
+        return ", ".join(str(_table_cell(column, item)) for item in value)
+    if fmt == "mark":
+        return mark(None if value is None else bool(value))
+    if fmt == "text":
+        return "—" if value is None else str(value)
+    return format_number(value, digits)
+
+
+def table_rows(declared: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """A declared table's rows as people read them: one header per column (label with its unit), every
+    cell formatted by its column."""
+    columns = declared.get("columns") or []
+    headers = [f"{c['label']} ({c['unit']})" if c.get("unit") else str(c["label"]) for c in columns]
+    return [{header: _table_cell(column, row.get(column["key"])) for header, column in zip(headers, columns, strict=True)}
+            for row in declared.get("rows") or []]
+
+
+def show_tables(job: Any, titles: Sequence[str] | None = None, *, headings: bool = True) -> None:
+    """The result tables the method declared (`MethodResult.tables()`), in `titles`' order (all when None),
+    each under its title with its caption; a title the run did not produce is skipped."""
+    declared = {str(t.get("title")): t for t in getattr(job, "tables", None) or []}
+    for title in (titles if titles is not None else list(declared)):
+        chosen = declared.get(title)
+        if chosen is None:
+            continue
+        if headings:
+            st.subheader(title)
+        table(table_rows(chosen), key=f"table-{getattr(job, 'id', '')}-{title}", caption=chosen.get("caption") or None)

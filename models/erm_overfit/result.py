@@ -7,9 +7,21 @@ import io
 
 from pydantic import BaseModel, Field
 
-from models.common.contract import Artifact, MethodResult
+from models.common.contract import Artifact, Column, MethodResult, Table
+from models.common.numbers import number
 
-__all__ = ["Instance", "Result", "SeedSummary"]
+__all__ = ["Instance", "Result", "SEED_COLUMNS", "SeedSummary"]
+
+# The per-seed table's vocabulary: SeedSummary field -> what a reader calls it.
+SEED_COLUMNS = (Column(key="seed", label="seed"),
+                Column(key="overfit_rate", label="unique ERM overfits (rate)"),
+                Column(key="overfit_lower", label="Clopper-Pearson 95% lower bound"),
+                Column(key="no_collision_rate", label="rate without repeated coordinates"),
+                Column(key="approx_rate", label="every epsilon-ERM overfits (certified rate)"),
+                Column(key="erm_excess", label="ERM: mean excess"),
+                Column(key="sgd_excess", label="one-pass SGD: mean excess"),
+                Column(key="solver_error", label="closed form vs solver (max error)"))
+SEED_TABLE = "How often the unique ERM overfits (exact population losses, tens of training sets per seed)"
 
 
 class Instance(BaseModel):
@@ -63,6 +75,17 @@ class Result(MethodResult):
             "One-pass SGD: mean population excess": round(sum(i.sgd_excess for i in pooled) / len(pooled), 4),
             "Training sets with a repeated coordinate": sum(i.collisions > 0 for i in pooled),
         }
+
+    def tables(self) -> list[Table]:
+        caption = (f"Code: {self.code_size:,} codewords in dimension d = {self.dimension} (6m); threshold theta = "
+                   f"{number(self.theta, 4)}; lambda = {number(self.strong_convexity, 4)} (m^-1.5); noise alpha = "
+                   f"{number(self.noise_scale, 4)}. The theorem guarantees an excess of gamma = "
+                   f"{number(self.guarantee, 4)} to the unique ERM when no coordinate repeats. No GD check: the "
+                   "paper's bound Omega(sqrt(eta T / m^1.5)) is proved on the paper's own instance, whose noise term "
+                   "we could not reach; on our derived term GD follows the summed noise until it leaves the flat "
+                   "region, so a sweep would test our term, not the paper's bound.")
+        rows = [s.model_dump(include={c.key for c in SEED_COLUMNS}) for s in self.summaries]
+        return [Table(title=SEED_TABLE, columns=list(SEED_COLUMNS), rows=rows, caption=caption)]
 
     def artifacts(self) -> dict[str, Artifact]:
         buffer = io.StringIO()

@@ -8,7 +8,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from models.common.contract import Artifact, MethodResult
+from models.common.contract import Artifact, Cell, Column, MethodResult, Table
+from models.common.numbers import number
 
 __all__ = ["BetaPoint", "CutSummary", "Result", "SeedSummary", "TrajectoryKind", "TrajectoryPoint"]
 
@@ -89,6 +90,16 @@ class Result(MethodResult):
     seconds_per_step: float
     parameters: int
 
+    def tables(self) -> list[Table]:
+        """Test loss of every method per seed and analysis point (nats/token), with the grids' choices."""
+        caption = (f"Loss floor (exact Bayes predictor of the corpus): {number(self.floor, 4)} nats/token; unigram model "
+                   f"{number(self.unigram_loss, 4)}. Grids, each choice made on validation: beta and gamma "
+                   f"{', '.join(number(b, 4) for b in self.beta_grid)}; EMA and LAWA k "
+                   f"{', '.join(str(k) for k in self.averaging_grid)}.")
+        rows = [_cut_row(s.seed, c) for s in self.seeds_run for c in (s.falling, s.plateau)]
+        return [Table(title="Test loss per method (nats/token), per seed and analysis point", columns=list(_CUT_COLUMNS),
+                      rows=rows, caption=caption)]
+
     def metrics(self) -> dict[str, float | int | str]:
         first = self.seeds_run[0]
         out: dict[str, float | int | str] = {}
@@ -137,3 +148,31 @@ def _csv(header: tuple[str, ...], rows: list[list[object]]) -> str:
     writer.writerow(header)
     writer.writerows(rows)
     return buffer.getvalue()
+
+
+def _text(key: str, label: str) -> Column:
+    return Column(key=key, label=label, fmt="text")
+
+
+_CUT_COLUMNS = (Column(key="seed", label="seed"), _text("analysis", "analysis"), _text("loss", "loss"),
+                _text("shares", "top-1 variance share: merged / raw / random walk"),
+                _text("regime", "regime (merged >= 0.8)"), Column(key="last", label="last", digits=6),
+                Column(key="merge", label="merge", digits=6), Column(key="ema", label="EMA", digits=6),
+                _text("ema_k", "EMA k"), Column(key="lawa", label="LAWA", digits=6), _text("lawa_k", "LAWA k"),
+                Column(key="extra", label="Extra-Merge", digits=6), _text("beta", "beta"),
+                Column(key="shift", label="lag shift", digits=6), _text("gamma", "gamma"),
+                Column(key="gain", label="gain over best baseline (nats)", digits=2))
+
+
+def _choice(value: float, edge: bool) -> str:
+    return f"{number(value, 4)}{' (grid edge)' if edge else ''}"
+
+
+def _cut_row(seed: int, c: CutSummary) -> dict[str, Cell]:
+    """One analysis point of one seed as a row of the loss table."""
+    return {"seed": seed, "analysis": f"{c.phase} (step {c.step})", "loss": "still falling" if c.still_falling else "flat",
+            "shares": " / ".join(number(v, 2) for v in (c.pca_merged, c.pca_raw, c.pca_random_walk)),
+            "regime": "reached" if c.regime else "not reached", "last": c.loss_last, "merge": c.loss_merge,
+            "ema": c.loss_ema, "ema_k": _choice(c.ema_k, c.ema_edge), "lawa": c.loss_lawa,
+            "lawa_k": _choice(c.lawa_k, c.lawa_edge), "extra": c.loss_extrapolated, "beta": _choice(c.beta, c.beta_edge),
+            "shift": c.loss_shift, "gamma": _choice(c.gamma, c.gamma_edge), "gain": c.gain}

@@ -6,7 +6,8 @@ import io
 
 from pydantic import BaseModel, Field
 
-from models.common.contract import Artifact, MethodResult
+from models.common.contract import Artifact, Cell, Column, MethodResult, Table
+from models.common.numbers import number
 
 __all__ = ["SELECTOR_LABELS", "EnergySample", "Result", "SeedSummary", "Variant"]
 
@@ -81,6 +82,28 @@ class Result(MethodResult):
         out["Run time (s)"] = round(self.seconds, 1)
         return out
 
+    def tables(self) -> list[Table]:
+        """The selectors with the regulariser on, averaged over seeds (percentages)."""
+        n = len(self.per_seed)
+        columns = [Column(key="selector", label="selector", fmt="text"),
+                   Column(key="selection", label="domain selection, seen", unit="%", digits=3),
+                   Column(key="seen", label="accuracy, seen domains", unit="%", digits=3),
+                   Column(key="unseen", label=f"accuracy, unseen '{self.unseen_domain}'", unit="%", digits=3),
+                   Column(key="weights", label="λ chosen, per seed", digits=3),
+                   Column(key="temperatures", label="τ_E, τ_D (first seed)", fmt="text")]
+        temps = self.regularised.temperatures
+        rows: list[dict[str, Cell]] = [
+            {"selector": label, "selection": 100 * self.mean("selection_accuracy", key),
+             "seen": 100 * self.mean("seen_accuracy", key), "unseen": 100 * self.mean("unseen_accuracy", key),
+             "weights": [s.energy_weight[key] for s in self.per_seed],
+             "temperatures": f"{_temperature(temps[key]['energy'])}, {_temperature(temps[key]['distance'])}"}
+            for key, label in SELECTOR_LABELS.items()]
+        caption = (f"Seen domains: {', '.join(self.seen_domains)}. Each seen domain with its own prompt (oracle, first "
+                   f"seed): {number(100 * self.regularised.oracle_seen_accuracy, 3)}%. Each selector's λ and "
+                   "temperatures were chosen on held-out images of the seen domains (by its classification accuracy).")
+        return [Table(title=f"Selectors, regulariser on (mean over {n} seed{'s' if n > 1 else ''})", columns=columns,
+                      rows=rows, caption=caption)]
+
     def artifacts(self) -> dict[str, Artifact]:
         return {
             "seeds.csv": Artifact.csv(self.seeds_csv()),
@@ -130,3 +153,7 @@ class Result(MethodResult):
                 for e in sample.mismatched:
                     buf.write(f"{vname},{sample.domain},mismatched,{e:.5f}\n")
         return buf.getvalue()
+
+
+def _temperature(value: float | None) -> str:
+    return "off" if value is None else ("hard arg-min" if value == 0 else number(value, 3))

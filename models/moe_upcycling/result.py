@@ -6,7 +6,8 @@ import io
 
 from pydantic import BaseModel, Field
 
-from models.common.contract import Artifact, MethodResult
+from models.common.contract import Artifact, Cell, Column, MethodResult, Table
+from models.common.numbers import number
 
 __all__ = ["LABELS", "LearnerMetrics", "Result", "SearchSummary", "SeedMetrics"]
 
@@ -77,6 +78,31 @@ class Result(MethodResult):
         out["Seeds"] = len(self.per_seed)
         out["Run time (s)"] = round(self.seconds, 1)
         return out
+
+    def tables(self) -> list[Table]:
+        """The learners after the last task (means over seeds), then the first seed's search."""
+        n = len(self.per_seed)
+        learners = [Column(key="learner", label="learner", fmt="text"),
+                    Column(key="average_accuracy", label="average accuracy", unit="%", digits=3),
+                    Column(key="forgetting", label="forgetting", unit="points", digits=3),
+                    Column(key="added_parameters", label="added parameters", digits=3),
+                    Column(key="seconds", label="training time", unit="s", digits=3)]
+        rows: list[dict[str, Cell]] = [
+            {"learner": label, "average_accuracy": 100 * self.mean(name, "average_accuracy"),
+             "forgetting": 100 * self.mean(name, "forgetting"), "added_parameters": self.mean(name, "added_parameters"),
+             "seconds": self.mean(name, "seconds")} for name, label in LABELS.items() if name in self.methods]
+        s = self.search
+        search = (f"CKA probe drift per block {', '.join(number(v, 2) for v in s.probe_drift)}; CKA-favoured blocks "
+                  f"(mask starts at P(keep) 0.6) {', '.join(str(c) for c in s.candidate_layers)}; {s.outer_steps} outer "
+                  f"steps in {number(s.search_seconds, 2)} s.")
+        seeds = [Column(key="seed", label="seed"), Column(key="kept_copies", label="copies kept"),
+                 Column(key="decided", label="min |P(keep) - 1/2|", digits=2)]
+        return [Table(title=f"Learners after the last task (mean over {n} seed{'s' if n > 1 else ''})",
+                      columns=learners, rows=rows,
+                      caption="Average accuracy = mean_j R[T, j]; forgetting = mean over earlier tasks of "
+                      "R[j, j] - R[T, j] (Avalanche's StreamForgetting)."),
+                Table(title="Search (first seed)", columns=seeds, caption=search,
+                      rows=[p.model_dump(include={"seed", "kept_copies", "decided"}) for p in self.per_seed])]
 
     def artifacts(self) -> dict[str, Artifact]:
         return {

@@ -7,7 +7,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from models.common.contract import Artifact, MethodResult
+from models.common.contract import Artifact, Cell, Column, MethodResult, Table
+from models.common.numbers import number
 
 __all__ = ["DataPoint", "EffectiveSize", "Fit", "PerSeed", "Result", "RiskPoint", "SchemeName"]
 
@@ -94,6 +95,38 @@ class Result(MethodResult):
     fits: dict[SchemeName, Fit]
     noise_variance_mean: dict[SchemeName, float]
 
+    def tables(self) -> list[Table]:
+        """The claims' quantities per seed at the largest model, then the seed means per precision."""
+        first = self.per_seed[0]
+        source = (f"Noise: the paper's models at level {self.noise_level:g}." if self.noise_level else
+                  f"Rounding: multiplicative {self.multiplicative_bits} mantissa bit(s), additive {self.additive_bits} bits.")
+        per_seed = Table(
+            title=f"Per seed at M = {first.m}, N = {first.n:,}", columns=list(_SEED_COLUMNS),
+            rows=[_seed_row(r) for r in self.per_seed],
+            caption="kappa: R_q(M) = E + R_full(kappa M) fitted to the simulated risks over every M (1: only an "
+            "additive error; below 1: a smaller model); the same fit on the exact infinite-data risks beside it. "
+            "Swamping index: #{i: lambda_i > additive noise variance}. N_eff: full-precision samples with the same "
+            "finite-data risk once each run's infinite-data risk is removed; 'on total risk' keeps it in. " + source)
+        last_m = self.effective_model_size["full"][-1].m
+        means = Table(
+            title=f"Seed means, N = {self.n_samples:,}",
+            columns=[Column(key="precision", label="precision", fmt="text"),
+                     Column(key="risk", label=f"risk at M = {last_m}", digits=4),
+                     Column(key="theory", label=f"infinite-data risk at M = {last_m} (theory)", digits=4),
+                     Column(key="m_exponent", label="exponent vs M", digits=3),
+                     Column(key="n_exponent", label="exponent vs N", digits=3),
+                     Column(key="m_eff", label="m_eff (theory)", digits=3),
+                     Column(key="m_from_risk", label="m from risk (simulation)", digits=3),
+                     Column(key="noise", label="noise variance per feature", digits=3)],
+            rows=[{"precision": scheme, "risk": self.risk[scheme][-1].risk,
+                   "theory": self.risk[scheme][-1].theory_infinite_data, "m_exponent": self.fits[scheme].m_exponent,
+                   "n_exponent": self.fits[scheme].n_exponent, "m_eff": self.effective_model_size[scheme][-1].m_eff,
+                   "m_from_risk": self.effective_model_size[scheme][-1].m_from_risk,
+                   "noise": self.noise_variance_mean[scheme]} for scheme in SCHEMES],
+            caption="m from risk: the full-precision model size that reaches the same simulated risk "
+            "(interpolated; outside the simulated range, the power-law fit).")
+        return [per_seed, means]
+
     def metrics(self) -> dict[str, float | int | str]:
         out: dict[str, float | int | str] = {}
         largest = self.risk["full"][-1].m
@@ -151,3 +184,30 @@ class Result(MethodResult):
             for point in self.risk_vs_n[scheme]:
                 buffer.write(f"{scheme},{point.n},{point.risk:.6e},{point.theory:.6e}\n")
         return buffer.getvalue()
+
+
+def _pair(values: dict[str, float] | dict[str, float | None], digits: int = 3) -> str:
+    """'multiplicative / additive' of one quantity."""
+    return f"{number(values['multiplicative'], digits)} / {number(values['additive'], digits)}"
+
+
+_SEED_COLUMNS = (
+    Column(key="seed", label="seed"), Column(key="noise_mult", label="noise var. mult.", digits=3),
+    Column(key="noise_add", label="noise var. add.", digits=3), Column(key="ratio", label="ratio mult. / add.", digits=3),
+    Column(key="kappa_mult", label="kappa mult. (risk fit)", digits=3),
+    Column(key="kappa_add", label="kappa add. (risk fit)", digits=3),
+    Column(key="kappa_inf", label="kappa on R_inf, mult. / add.", fmt="text"),
+    Column(key="error", label="additive error E, mult. / add.", fmt="text"),
+    Column(key="swamping", label="swamping index", digits=3),
+    Column(key="m_eff", label="trace m_eff / M, mult. / add. (check)", fmt="text"),
+    Column(key="n_eff_mult", label="N_eff / N mult.", digits=3), Column(key="n_eff_add", label="N_eff / N add.", digits=3),
+    Column(key="n_eff_total", label="N_eff / N on total risk, mult. / add.", fmt="text"))
+
+
+def _seed_row(r: PerSeed) -> dict[str, Cell]:
+    return {"seed": r.seed, "noise_mult": r.noise_variance["multiplicative"], "noise_add": r.noise_variance["additive"],
+            "ratio": r.noise_ratio, "kappa_mult": r.kappa["multiplicative"], "kappa_add": r.kappa["additive"],
+            "kappa_inf": _pair(r.kappa_infinite_data), "error": _pair(r.fit_additive_error),
+            "swamping": r.swamping_index, "m_eff": _pair(r.m_eff_fraction),
+            "n_eff_mult": r.n_eff_fraction["multiplicative"], "n_eff_add": r.n_eff_fraction["additive"],
+            "n_eff_total": _pair(r.n_eff_total_fraction, 2)}

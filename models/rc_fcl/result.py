@@ -6,7 +6,8 @@ import io
 
 from pydantic import BaseModel, Field
 
-from models.common.contract import Artifact, MethodResult
+from models.common.contract import Artifact, Cell, Column, MethodResult, Table
+from models.common.numbers import number
 
 __all__ = ["METHOD_LABELS", "ClientDrift", "Detection", "MethodSummary", "Result", "SeedSummary"]
 
@@ -84,6 +85,38 @@ class Result(MethodResult):
         out["Run time (s)"] = round(self.seconds, 1)
         return out
 
+    def tables(self) -> list[Table]:
+        """Methods after the last round (means over seeds), drift detection per seed, the first seed's clients."""
+        n = len(self.per_seed)
+        methods: list[dict[str, Cell]] = [
+            {"method": label, "accuracy": _percent(self.mean(name, "average_accuracy")),
+             "forgetting": _percent(self.mean(name, "forgetting"))} for name, label in METHOD_LABELS.items()]
+        detection: list[dict[str, Cell]] = [
+            {"seed": s.seed, "detector": METHOD_LABELS[name], "found": f"{d.detected_events} of {d.events}",
+             "tpr": _rate(d.true_positive_rate, d.tpr_interval), "alarms": f"{d.false_positives} of {d.negatives}",
+             "fpr": _rate(d.false_positive_rate, d.fpr_interval)} for s in self.per_seed for name, d in s.detection.items()]
+        clients: list[dict[str, Cell]] = [
+            {**c.model_dump(include={"client", "examples", "classes", "magnitude", "prior_shift_round"}),
+             "drift": ", ".join(str(d) for d in c.drift_rounds) or "none"} for c in self.clients]
+        return [
+            Table(title=f"Methods after the last round (mean over {n} seed{'s' if n > 1 else ''})", rows=methods,
+                  columns=[_text("method", "method"), Column(key="accuracy", label="average accuracy", unit="%", digits=3),
+                           Column(key="forgetting", label="forgetting", unit="points", digits=3)],
+                  caption=f"Concepts: {' → '.join(self.concepts)}. Avalanche's average accuracy over the concepts and "
+                  "forgetting R[j, j] - R[T, j]."),
+            Table(title="Drift detection, per seed", rows=detection,
+                  columns=[Column(key="seed", label="seed"), _text("detector", "detector"), _text("found", "events found"),
+                           _text("tpr", "TPR [95% interval]"), _text("alarms", "false alarms"),
+                           _text("fpr", "FPR [95% interval]")],
+                  caption="A drift event is found when flagged within 2 local rounds; negatives are all other scored "
+                  "client-rounds (fresh batches, one class-prior shift per client). Wilson intervals."),
+            Table(title="Clients (first seed)", rows=clients,
+                  columns=[Column(key="client", label="client"), Column(key="examples", label="examples"),
+                           Column(key="classes", label="classes (5+ examples)"),
+                           _text("drift", "drift rounds (own clock)"), Column(key="magnitude", label="magnitude", digits=2),
+                           Column(key="prior_shift_round", label="prior shift at round")]),
+        ]
+
     def artifacts(self) -> dict[str, Artifact]:
         return {"methods.csv": Artifact.csv(self.methods_csv()), "accuracy_per_round.csv": Artifact.csv(self.curves_csv()),
                 "drift_map.csv": Artifact.csv(self.drift_csv())}
@@ -114,3 +147,18 @@ class Result(MethodResult):
                 buf.write(f"{r + 1},{k + 1},{int(t is not None)},{'' if t is None else int(t)},"
                           f"{'' if s is None else f'{s:.4f}'},{'' if f is None else int(f)},{int(c)}\n")
         return buf.getvalue()
+
+
+def _rate(rate: float | None, interval: list[float]) -> str:
+    """A rate with its 95% interval, as text ("—" when nothing was scored)."""
+    if rate is None:
+        return "—"
+    return f"{number(rate, 2)} [{number(interval[0], 2)}, {number(interval[1], 2)}]"
+
+
+def _percent(value: float | None) -> float | None:
+    return None if value is None else 100 * value
+
+
+def _text(key: str, label: str) -> Column:
+    return Column(key=key, label=label, fmt="text")

@@ -7,7 +7,8 @@ import io
 
 from pydantic import BaseModel, Field
 
-from models.common.contract import Artifact, MethodResult
+from models.common.contract import Artifact, Cell, Column, MethodResult, Table
+from models.common.numbers import number
 
 __all__ = ["Competition", "Diffusion", "FinalMass", "MassCurve", "PhaseDiagram", "Result", "THRESHOLD", "TimeToThreshold"]
 
@@ -125,6 +126,41 @@ class Result(MethodResult):
             )
         return out
 
+    def tables(self) -> list[Table]:
+        """The first seed's final masses and hitting times per J, and the unequal-masses competition."""
+        hits = {row.j: row for row in self.time_to_threshold}
+        finals: list[dict[str, Cell]] = [
+            {"j": row.j, "fnr": row.fnr, "mean_field": row.mean_field, "bandit_mean": row.bandit_mean,
+             "spread": f"{number(row.bandit_q10, 3)} - {number(row.bandit_q90, 3)}",
+             "rate_law": "—" if hits[row.j].rate_law is None else _hit(hits[row.j].rate_law),
+             "steps_mean_field": _hit(hits[row.j].mean_field), "steps_bandit": _hit(hits[row.j].bandit_mean)}
+            for row in self.final_incorrect_mass]
+        c = self.competition
+        text = "text"
+        return [
+            Table(title=f"Incorrect mass after {self.steps} steps (start {self.initial_incorrect_mass:g}), first seed",
+                  columns=[Column(key="j", label="J"), Column(key="fnr", label="FNR", digits=3),
+                           Column(key="mean_field", label="mean field"), Column(key="bandit_mean", label="bandit mean"),
+                           Column(key="spread", label="bandit 10-90%", fmt=text),
+                           Column(key="rate_law", label="steps to 0.05: rate law", fmt=text),
+                           Column(key="steps_mean_field", label="steps: mean field", fmt=text),
+                           Column(key="steps_bandit", label="steps: bandit mean", fmt=text)],
+                  rows=finals,
+                  caption="'never': the mass did not reach 0.05 within the run; '—': the rate law does not apply (J <= 0)."),
+            Table(title="Unequal masses inside the correct class (first seed)",
+                  columns=[Column(key="j", label="J"), Column(key="shares", label="initial shares", fmt=text),
+                           Column(key="rate_law", label="rate law (steps)"),
+                           Column(key="hit_steps", label="GRPO: steps to 0.05", fmt=text),
+                           Column(key="hit_clock", label="GRPO: tau at 0.05", fmt=text),
+                           Column(key="favoured", label="favoured share at the end", digits=3),
+                           Column(key="neutral", label="same at J = 0", digits=3)],
+                  rows=[{"j": c.j, "shares": " / ".join(number(share, 2) for share in c.shares), "rate_law": c.rate_law,
+                         "hit_steps": _hit(c.hit_steps), "hit_clock": _hit(c.hit_clock),
+                         "favoured": c.favoured_bandit[-1], "neutral": c.favoured_neutral[-1]}],
+                  caption="tau is the concentration clock: steps weighted by (m/2)(H_bad + H_good), H the Herfindahl "
+                  "index of the shares inside each class; with equal shares tau is the step count."),
+        ]
+
     def artifacts(self) -> dict[str, Artifact]:
         return {
             "incorrect_mass_curves.csv": Artifact.csv(self.curves_csv()),
@@ -167,3 +203,8 @@ class Result(MethodResult):
 
 def _steps(value: int | None) -> str:
     return "never" if value is None else str(value)
+
+
+def _hit(value: float | None) -> str:
+    """Steps (or clock) to the threshold as people read it; 'never' when it was not reached."""
+    return "never" if value is None else number(float(value), 3)
