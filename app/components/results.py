@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import streamlit as st
 
 from app import client
+from app.components.axes import readable_axes
 from app.components.jobview import JobView, VerdictView
+from app.components.numbers import format_number, interval, words
 from app.components.plain import plain
-from app.components.tables import format_number, table
+from app.components.tables import table
 from app.components.verdict import verdict_sentence
 
-__all__ = ["claims_table", "downloads_panel", "show_figures", "show_metrics", "verdict_banner"]
+__all__ = ["claims_table", "downloads_panel", "metric_cards", "show_figures", "show_metrics", "verdict_banner"]
 
 _BANNERS = {"success": st.success, "error": st.error, "warning": st.warning, "info": st.info}
 
@@ -49,10 +52,10 @@ def _cell_text(text: str) -> str:
 def _ours(c: dict[str, Any]) -> str:
     """Mean over seeds with its 95% interval and the test that made it."""
     test = c.get("test") or {}
-    interval = test.get("interval")
+    bounds = test.get("interval")
     text = c["ours"]["text"]
-    if interval:
-        text += f"; 95% interval [{format_number(interval[0])}, {format_number(interval[1])}]"
+    if bounds:
+        text += f"; 95% interval {interval(*bounds)}"
     if test.get("p_value") is not None:
         text += f"; sign test p = {format_number(test['p_value'])}"
     if test.get("kind"):
@@ -126,7 +129,26 @@ def claims_table(job: JobView) -> None:
 
 
 def _format(value: object) -> str:
-    return format_number(value) if isinstance(value, float) or value is None else str(value)
+    """A metric's value for a person: numbers by the shared rules, identifiers ("not_available") in words."""
+    if isinstance(value, float) or value is None:
+        return format_number(value)
+    return words(value) if isinstance(value, str) else str(value)
+
+
+_CARD = ("<div style='min-width:0'><div style='font-size:0.875rem;opacity:0.75'>{label}</div>"
+         "<div style='font-size:1.6rem;line-height:1.25;overflow-wrap:anywhere'>{value}</div></div>")
+
+
+def metric_cards(cards: Sequence[tuple[str, object]], helps: dict[str, str] | None = None) -> None:
+    """Labelled values in a row of cards that wrap instead of being cut ("[0.2288, 0.22…" in st.metric).
+
+    A float is written by the shared rules (`numbers.number`, 4 digits); text as it is, escaped."""
+    cells = st.columns(len(cards)) if cards else []
+    for cell, (label, value) in zip(cells, cards, strict=True):
+        text = format_number(value) if isinstance(value, float) or value is None else str(value)
+        with cell:
+            st.markdown(_CARD.format(label=html.escape(label), value=html.escape(text)), unsafe_allow_html=True,
+                        help=(helps or {}).get(label))
 
 
 def show_metrics(job: JobView, title: str = "Metrics") -> None:
@@ -144,7 +166,7 @@ def show_figures(job: JobView, names: Sequence[str] | None = None, columns: int 
         cells = st.columns(columns) if columns > 1 else [st.container()]
         for cell, name in zip(cells, chosen[start:start + columns], strict=False):
             with cell:
-                st.plotly_chart(_plain_exponents(job.figures[name]), width="stretch", key=f"fig-{job.id}-{name}")
+                st.plotly_chart(readable_axes(job.figures[name]), width="stretch", key=f"fig-{job.id}-{name}")
 
 
 _FILES = "_kit_files"
@@ -159,14 +181,6 @@ def _kept(job: JobView, name: str, fetch: Callable[[], bytes]) -> bytes:
     if name not in files:
         files[name] = fetch()
     return bytes(files[name])
-
-
-def _plain_exponents(figure: Any) -> Any:
-    """Ticks as 1e-6, never the SI suffixes ("1μ", "10f") plotly uses by default, on axes whose figure
-    did not choose a format itself (most of our quantities are not physical units)."""
-    figure.for_each_xaxis(lambda axis: axis.update(exponentformat="power") if axis.exponentformat is None else None)
-    figure.for_each_yaxis(lambda axis: axis.update(exponentformat="power") if axis.exponentformat is None else None)
-    return figure
 
 
 def _artifact(job: JobView, name: str) -> bytes:
