@@ -92,8 +92,8 @@ def _table_cell(column: Mapping[str, Any], value: Any) -> Any:
         return value
     if isinstance(value, list):
         return ", ".join(str(_table_cell(column, item)) for item in value)
-    if fmt == "mark":
-        return mark(None if value is None else bool(value))
+    if fmt == "mark":  # a word ("dropped") says why a check does not apply
+        return value if isinstance(value, str) else mark(None if value is None else bool(value))
     if fmt == "text":
         return "—" if value is None else str(value)
     return format_number(value, digits)

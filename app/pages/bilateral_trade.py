@@ -10,14 +10,6 @@ import streamlit as st
 from app import components as kit
 
 NAME = "bilateral_trade"
-KINDS = {
-    "two_markets": "Two separated markets (density bounded: 16.7)",
-    "two_squares": "Two small squares, factor two (density bounded: 1 / (2 side^2))",
-    "factor_two": "Factor-two atoms (density unbounded)",
-    "uniform": "Independent uniform (density bounded: 1)",
-    "gaussian_copula": "Gaussian copula (density unbounded unless rho = 0)",
-    "rectangles": "Your own mixture of uniform rectangles",
-}
 RECTANGLE_COLUMNS = ["s_lo", "s_hi", "b_lo", "b_hi", "mass"]
 ADVANCED = ["grid_points", "explore_scale", "beta_scale", "confidence_scale", "batch_growth", "min_horizon_exponent"]
 HORIZONS = [2**k for k in range(10, 27)]  # above 2^20 only the streamed learners run
@@ -81,8 +73,9 @@ def _rectangles() -> list[dict[str, Any]]:
 
 def _distribution() -> dict[str, Any]:
     st.session_state.setdefault(_key("distribution", "kind"), "two_markets")
-    kind = st.selectbox("Valuation distribution D of (seller value s, buyer value b)", list(KINDS),
-                        format_func=KINDS.__getitem__, key=_key("distribution", "kind"))
+    kinds = kit.field_schema(NAME, "distribution.kind")  # the labels are the model's (params.KIND_LABELS)
+    kind = st.selectbox(kinds["title"], list(kinds["choices"]), format_func=kinds["choices"].__getitem__,
+                        key=_key("distribution", "kind"))
     spec: dict[str, Any] = {"kind": kind}
     if kind in ("factor_two", "two_squares"):
         spec["eta"] = _nested("distribution", "eta", label="Gap eta between the two atoms", step=0.005)
@@ -134,8 +127,8 @@ def controls() -> dict[str, Any]:
             "learners": learners, "grid_size": int(grid_size), "advanced": advanced}
 
 
-def _benchmarks(result: dict[str, Any]) -> None:
-    bench, dist = result["benchmarks"], result["distribution"]
+def _benchmarks(job: kit.JobView) -> None:
+    bench, dist = job.result["benchmarks"], job.result["distribution"]
     st.subheader("Benchmarks (expected gain from trade per round)")
     (st.info if dist["guarantee_applies"] else st.warning)(f"**{dist['label']}**: {dist['badge']}.")
     cols = st.columns(4)
@@ -147,45 +140,17 @@ def _benchmarks(result: dict[str, Any]) -> None:
     st.latex(rf"\text{{gbb\_lower}} = {bench['gbb_lower']:.5f} \;\le\; \text{{GBB}} \;\le\; "
              rf"{bench['gbb_upper']:.5f} = \text{{gbb\_upper}}")
     st.caption(f"Lower: {bench['gbb_lower_method']}. Upper: {bench['gbb_upper_method']}. Regret uses gbb_lower.")
-    kit.table([{"check": "fixed price <= GBB", "holds": kit.mark(bench["fixed_le_gbb"])},
-           {"check": "GBB <= first best", "holds": kit.mark(bench["gbb_le_first_best"])},
-           {"check": "GBB <= 2 x fixed price", "holds": kit.mark(bench["gbb_le_twice_fixed"])}])
-    kit.table(bench["exact_support"] or bench["lp_support"],
-          caption="The optimal distribution over price couples (at most two): the subsidised couple (q < p) "
-                  "trades more, the profitable one pays for it.")
-
-
-def _learner_table(result: dict[str, Any]) -> None:
-    st.subheader(f"Learners at T = {result['horizon']:,} ({result['seeds']} seeds, random grid offsets)")
-    fixed = (result["benchmarks"]["gbb"] - result["benchmarks"]["fixed_price"]) * result["horizon"]
-    rows = []
-    for s in result["learners"].values():
-        iqr = s["regret_slope_iqr"]
-        rows.append({
-            "learner": s["label"],
-            "regret vs GBB": round(s["final_regret_vs_gbb"], 1),
-            "x fixed price": round(s["final_regret_vs_gbb"] / fixed, 2) if fixed > 0 else "—",
-            "slope (median)": "—" if s["regret_slope_vs_gbb"] is None else round(s["regret_slope_vs_gbb"], 3),
-            "slope IQR": "—" if iqr is None else f"{iqr[0]:.3f}-{iqr[1]:.3f}",
-            "below fixed price from round": "not by T" if s["crossing_round"] is None else str(s["crossing_round"]),
-            "wins from T (fit / 3/4 rate)": " / ".join(
-                "—" if s[k] is None else f"{s[k]:.2g}" for k in ("win_horizon", "win_horizon_at_rate")),
-            "lowest cumulative profit": round(s["min_cumulative_profit"], 2),
-            "guard rounds": int(s["guard_rounds"]),
-            "grid K": s["grid_points"],
-        })
-    kit.table(rows, caption="Regret = T x gbb_lower - sum of the expected GFT of the posted couples. The paper proves "
-                        "slope 3/4 for its one-bit GBB learner when D has a bounded density.")
-    for s in result["learners"].values():
-        if s.get("notes"):
-            st.markdown(f"**{s['label']}**: {s['notes']}.")
+    kit.show_tables(job, ["Benchmark checks", "The optimal distribution over price couples"], headings=False)
 
 
 def render(job: kit.JobView) -> None:
     """Benchmarks and bracket, the learners table, the practical learner's departures, then the figures."""
     result = job.result
-    _benchmarks(result)
-    _learner_table(result)
+    _benchmarks(job)
+    kit.show_tables(job, ["Learners at T"])
+    for s in result["learners"].values():
+        if s.get("notes"):
+            st.markdown(f"**{s['label']}**: {s['notes']}.")
     kit.show_figures(job, ["regret_vs_gbb", "regret_by_phase", "regret_loglog"])
     if "gbb_one_bit" in result["learners"]:
         st.subheader("How the practical learner departs from the paper's")

@@ -12,12 +12,11 @@ import streamlit as st
 from app.components import (
     JobView,
     example_picker,
-    format_number,
     method_page,
     param_widget,
     report_input_error,
     show_figures,
-    table,
+    show_tables,
 )
 from app.components.plain import code, plain
 
@@ -117,22 +116,15 @@ def _claim(result: dict[str, Any]) -> None:
         st.markdown("for all real " + (", ".join(f"`{v}`" for v in result.get("variables", [])) or "values") + ".")
 
 
-def _pipeline(result: dict[str, Any]) -> None:
-    stages = result.get("stages") or []
-    if not stages:
-        return
-    st.subheader("Pipeline")
-    table([{"step": s["name"], "outcome": s["status"], "time (s)": format_number(float(s["seconds"])),
-            "detail": s.get("detail", "")} for s in stages])
+def _pipeline(job: JobView) -> None:
+    result = job.result
+    show_tables(job, ["Pipeline"])
     if result.get("llm") and result["llm"] != "not requested":
         st.caption(f"LLM proposal: {plain(result['llm'])}")  # model output may carry links: shown as text
 
 
-def _squares_rows(squares: list[dict[str, str]], part: str) -> list[dict[str, str]]:
-    return [{"part": part, "coefficient": s["coeff"], "polynomial (squared)": s["poly"]} for s in squares]
-
-
-def _certificate(result: dict[str, Any]) -> None:
+def _certificate(job: JobView) -> None:
+    result = job.result
     certificate = result.get("certificate") or {}
     st.subheader("Certificate")
     margin = certificate.get("margin", "0")
@@ -144,15 +136,7 @@ def _certificate(result: dict[str, Any]) -> None:
     st.latex(f"{lhs} = {shown}")
     if result.get("strict"):
         st.markdown(f"Strict claim: proved as p - {margin} >= 0 with the margin **{margin} > 0**.")
-    rows = _squares_rows(certificate.get("squares") or [], "s_0")
-    for term in certificate.get("products") or []:
-        part = " * ".join(f"g{i + 1}" for i in term["hypotheses"])
-        rows += _squares_rows(term["squares"], part)
-    for term in certificate.get("equalities") or []:
-        rows.append({"part": f"h{term['hypothesis'] + 1} * lambda", "coefficient": "1",
-                     "polynomial (squared)": f"lambda = {term['poly']} (not squared)"})
-    if rows:
-        table(rows, caption="Every coefficient is an exact rational; g_i, h_j are the hypotheses as shown above.")
+    show_tables(job, ["Certificate"], headings=False)
     lean = result.get("lean") or {}
     status = lean.get("status", "not_run")
     label = {"accepted": "Lean accepted the proof", "rejected": "Lean rejected the proof",
@@ -165,15 +149,14 @@ def _certificate(result: dict[str, Any]) -> None:
             st.code(result["lean_source"], language="lean")
 
 
-def _counterexample(result: dict[str, Any]) -> None:
+def _counterexample(job: JobView) -> None:
+    result = job.result
     found = result.get("counterexample") or {}
-    point = found.get("point") or {}
     st.subheader("Counterexample")
     where = "satisfies every hypothesis exactly and " if result.get("hypotheses") else ""
     bound = "<= 0" if result.get("strict") else "< 0"
     st.markdown(f"This exact rational point {where}gives **p = {found.get('value')} {bound}**, so the claim is false.")
-    if point:
-        table([{"variable": name, "exact value": value} for name, value in point.items()])
+    show_tables(job, ["Counterexample"], headings=False)
 
 
 def render(job: JobView) -> None:
@@ -181,13 +164,13 @@ def render(job: JobView) -> None:
     Lean are rows of the claims table above)."""
     result = job.result
     _claim(result)
-    _pipeline(result)
+    _pipeline(job)
     status = result.get("status")
     if status == "proved":
-        _certificate(result)
+        _certificate(job)
         show_figures(job, ["gram"])
     elif status == "refuted":
-        _counterexample(result)
+        _counterexample(job)
         show_figures(job, ["slice"])
     else:
         show_figures(job, ["gram"])

@@ -16,25 +16,20 @@ from app.components import (
     example_picker,
     examples,
     field_schema,
-    format_number,
-    mark,
+    method_info,
     method_page,
     param_widget,
     report_input_error,
     resource,
     show_figures,
     show_metrics,
-    table,
+    show_tables,
 )
 from app.components.controls import bound_problem
 from app.components.plain import plain
+from app.components.schema import resolve_ref
 
 NAME = "layout"
-RELATION_TYPES = ["against_wall", "left_of", "right_of", "in_front_of", "behind", "west_of", "east_of", "south_of",
-                  "north_of", "facing", "near", "far", "on_top_of", "align", "around", "corner", "clearance"]
-WALLS = ["", "north", "south", "east", "west"]
-CORNERS = ["", "north_east", "north_west", "south_east", "south_west"]
-AXES = ["", "x", "y"]
 OBJECT_COLUMNS = ["name", "width", "depth", "height", "yaw"]
 RELATION_COLUMNS = ["type", "a", "b", "wall", "corner", "axis", "distance"]
 OPENING_COLUMNS = ["name", "kind", "wall", "offset", "width", "clearance", "sill"]
@@ -107,6 +102,13 @@ def _scene_from_tables(objects: pd.DataFrame, relations: pd.DataFrame, openings:
             "relations": _rows(relations, RELATION_COLUMNS, "type"), "openings": _rows(openings, OPENING_COLUMNS, "name")}
 
 
+def _options(model: str, field: str) -> list[str]:
+    """A scene field's allowed values, as the params schema declares them ("" first where it may be empty)."""
+    schema = method_info(NAME)["params_schema"]
+    prop = resolve_ref(dict(schema["$defs"][model]["properties"][field]), schema)
+    return ([""] if prop.get("nullable") else []) + list(prop["enum"])
+
+
 def _bounded_number(label: str, field: str, key: str, **kwargs: Any) -> Any:
     """A number input whose bounds come from the params schema (`field`, dotted) and are checked by the kit:
     an out-of-range entry is reported under the control and keeps the page from submitting (no min/max on the
@@ -137,12 +139,13 @@ def _tables() -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
         st.session_state[FRAMES["relations"]], key=EDITORS["relations"], num_rows="dynamic", hide_index=True,
         width="stretch",
         column_config={
-            "type": st.column_config.SelectboxColumn("Relation", options=RELATION_TYPES, required=True),
+            "type": st.column_config.SelectboxColumn("Relation", options=_options("Relation", "type"), required=True),
             "a": st.column_config.TextColumn("Object a"),
             "b": st.column_config.TextColumn("Reference b", help="left/right/in front/behind are in b's own frame"),
-            "wall": st.column_config.SelectboxColumn("Wall", options=WALLS, help="against_wall, or facing a wall"),
-            "corner": st.column_config.SelectboxColumn("Corner", options=CORNERS),
-            "axis": st.column_config.SelectboxColumn("Align axis", options=AXES,
+            "wall": st.column_config.SelectboxColumn("Wall", options=_options("Relation", "wall"),
+                                                     help="against_wall, or facing a wall"),
+            "corner": st.column_config.SelectboxColumn("Corner", options=_options("Relation", "corner")),
+            "axis": st.column_config.SelectboxColumn("Align axis", options=_options("Relation", "axis"),
                                                      help="x: same x (a north-south line); y: same y"),
             "distance": number("Clearance (m)", min_value=0.2, max_value=3.0, help="walkway depth in front of a")})
     with st.expander("Doors and windows (their floor zones stay free)"):
@@ -150,8 +153,8 @@ def _tables() -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
             st.session_state[FRAMES["openings"]], key=EDITORS["openings"], num_rows="dynamic", hide_index=True,
             width="stretch",
             column_config={"name": st.column_config.TextColumn("Name", required=True),
-                           "kind": st.column_config.SelectboxColumn("Kind", options=["door", "window"]),
-                           "wall": st.column_config.SelectboxColumn("Wall", options=WALLS[1:]),
+                           "kind": st.column_config.SelectboxColumn("Kind", options=_options("Opening", "kind")),
+                           "wall": st.column_config.SelectboxColumn("Wall", options=_options("Opening", "wall")),
                            "offset": number("Offset (m)", min_value=0.0, help="from the wall's west or south end"),
                            "width": number("Width (m)", min_value=0.3),
                            "clearance": number("Free depth (m)", min_value=0.1, max_value=3.0),
@@ -226,15 +229,6 @@ def controls() -> dict[str, Any]:
     return params
 
 
-def _relations_table(result: dict[str, Any]) -> None:
-    rows = [{"#": r["index"], "Sentence": r["sentence"], "Source": r["source"],
-             "Holds": mark(r.get("satisfied")) if not r.get("dropped") else "dropped",
-             "In a conflict": "yes" if r.get("in_conflict") else ""} for r in result["relations"]]
-    if rows:
-        st.subheader("Relations")
-        table(rows, height=min(36 * (len(rows) + 1), 420))
-
-
 def _conflicts(result: dict[str, Any]) -> None:
     st.subheader("Contradictions (proved)")
     certified = result.get("conflict_certified") or [None] * len(result["conflicts"])
@@ -269,7 +263,7 @@ def render(job: JobView) -> None:
     if status == "contradiction":
         _conflicts(result)
         show_figures(job, ["conflict_graph"])
-        _relations_table(result)
+        show_tables(job, ["Relations"])
         return
     if status == "infeasible":
         st.error("\n".join(f"- {plain(r)}" for r in result["reasons"]))
@@ -285,13 +279,8 @@ def render(job: JobView) -> None:
     show_figures(job, ["scene_3d"])
     show_figures(job, ["floor_plan", "imagined_plan"], columns=2)
     show_metrics(job)
-    _relations_table(result)
-    if result.get("ablations"):
-        st.subheader("Ablations (optimiser only, same scene and budget)")
-        table([{"Variant": a["variant"], "Clean": mark(a["clean"]), "Collisions": a["collision_count"],
-                "Out of room": a["out_of_room_count"], "Relations violated": a["relations_violated"],
-                "Starts": a["starts"], "Time (s)": format_number(a["seconds"])} for a in result["ablations"]])
-        show_figures(job, ["ablations"])
+    show_tables(job)
+    show_figures(job, ["ablations"])
     show_figures(job, ["loss"])
 
 

@@ -9,15 +9,14 @@ import streamlit as st
 from app.components import (
     JobView,
     example_picker,
-    format_number,
-    mark,
+    field_schema,
     method_page,
     param_key,
     param_widget,
     resource,
     show_figures,
     show_metrics,
-    table,
+    show_tables,
 )
 from app.components.plain import code, plain
 
@@ -25,7 +24,6 @@ NAME = "shapley_graph"
 PICKER = f"{NAME}._molecule"
 LOADED_NAME = f"{NAME}._loaded_name"  # (smiles, name) of the example or run last loaded
 CUSTOM = "Custom SMILES (type it below)"
-MASKING_LABELS = {"baseline": "Feature baseline (zeros)", "delete": "Node deletion", "mean": "Mean-feature baseline"}
 
 
 def _molecules() -> list[dict[str, Any]]:
@@ -80,8 +78,7 @@ def controls() -> dict[str, Any]:
         st.caption(f"Explaining **{listed['name']}** ({listed['atoms']} heavy atoms)." if listed else
                    "A custom molecule (named by the server when it is in the list under another spelling).")
         predictor = param_widget(NAME, "predictor", label="Model to explain", format_func=predictors.get)
-        masking = param_widget(NAME, "masking", label="Masking: what an absent atom means",
-                               format_func=MASKING_LABELS.get)
+        masking = param_widget(NAME, "masking")
         if predictor in ("gnn", "gnn_global"):
             st.caption(maskings[masking])
         else:
@@ -101,10 +98,6 @@ def controls() -> dict[str, Any]:
             "seeds": seeds, "seed": seed}
 
 
-def _pct(value: float | None) -> str:
-    return "–" if value is None else f"{100 * value:.3g}"
-
-
 def _headline(result: dict[str, Any]) -> None:
     title = plain(result["name"]) or "custom molecule"
     st.markdown(f"**{title}** {code(result['smiles'])} · {result['n_atoms']} heavy atoms · "
@@ -113,7 +106,7 @@ def _headline(result: dict[str, Any]) -> None:
     if result["predictor"] in ("gnn", "gnn_global"):
         st.markdown(f"**Predicted logP** v(all atoms) = **{result['value_full']:.3f}** (RDKit Crippen logP of the "
                     f"molecule: {crippen:.3f}); v(no atom) = {result['value_empty']:.3f} under "
-                    f"{MASKING_LABELS[result['masking']].lower()}.")
+                    f"{field_schema(NAME, 'masking')['choices'][result['masking']].lower()}.")
         st.info(f"**Masked game.** {resource(NAME, 'maskings')[result['masking']]}")
     else:
         st.markdown(f"**Game value** v(all atoms) = **{result['value_full']:.3f}**.")
@@ -121,84 +114,10 @@ def _headline(result: dict[str, Any]) -> None:
                 "known in closed form.")
 
 
-def _exact_table(result: dict[str, Any]) -> None:
-    exact = result["exact"]
-    largest = max(abs(a["shapley"]) for a in exact["atoms"]) or 1.0
-    rows = []
-    for est, true in zip(result["atoms"], exact["atoms"], strict=True):
-        error = est["shapley"] - true["shapley"]
-        row = {"atom": f"{est['element']}{est['index']}", "Shapley (TN-SHAP-G)": est["shapley"]}
-        if est.get("shapley_std") is not None:
-            row["± std (ensemble)"] = est["shapley_std"]
-        row.update({"Shapley (exact)": true["shapley"], "error": error,
-                    "|error| / max |phi| (%)": format_number(100 * abs(error) / largest, 3)})
-        rows.append(row)
-    table(rows)
-
-
-def _comparison_table(result: dict[str, Any]) -> None:
-    exact = result.get("exact")
-    rows = [{"method": "TN-SHAP-G (this page)", "queries": result["queries_used"],
-             "seconds": f"{result['fit_seconds'] + result['index_seconds']:.3f}",
-             "Shapley error (%)": _pct(result.get("relative_l2_error")),
-             "SII error (%)": _pct(result.get("sii_relative_l2_error"))}]
-    if exact:
-        rows.append({"method": "Warm start only (graph-local quadratic, no sweep)", "queries": result["queries_used"],
-                     "seconds": "(in the fit)", "Shapley error (%)": _pct(result.get("warm_start_shapley_error")),
-                     "SII error (%)": _pct(result.get("warm_start_sii_error"))})
-    for b in result["baselines"]:
-        rows.append({"method": b["name"], "queries": b["queries"], "seconds": f"{b['seconds']:.3f}",
-                     "Shapley error (%)": _pct(b["shapley_error"]), "SII error (%)": _pct(b["sii_error"])})
-    if exact and exact["method"] != "closed_form":
-        name = {"brute_force": "Exact, brute force", "receptive_field": "Exact, receptive fields (GraphSHAP-IQ idea)"}
-        rows.append({"method": name[exact["method"]], "queries": exact["queries"], "seconds": f"{exact['seconds']:.3f}",
-                     "Shapley error (%)": "0", "SII error (%)": "0"})
-    table(rows, caption="Relative L2 error against the exact values; the exact rows' queries are the coalitions "
-                        "they need.")
-
-
-def _pair_table(result: dict[str, Any]) -> None:
-    elements = result["elements"]
-    exact = {(p["i"], p["j"]): p["sii"] for p in result["exact"]["interactions"]} if result.get("exact") else {}
-    top = sorted(result["interactions"], key=lambda p: -abs(p["sii"]))[:10]
-    rows = []
-    for p in top:
-        row: dict[str, Any] = {"pair": f"{elements[p['i']]}{p['i']} – {elements[p['j']]}{p['j']}",
-                               "bonded": mark(p["bonded"]), "SII": p["sii"]}
-        if p.get("sii_std") is not None:
-            row["± std"] = p["sii_std"]
-            row["|SII| / std"] = format_number(abs(p["sii"]) / p["sii_std"], 3) if p["sii_std"] else "—"
-        if exact:
-            row["SII (exact)"] = exact[(p["i"], p["j"])]
-        row.update({"STII": p["stii"], "Banzhaf interaction": p["banzhaf"]})
-        rows.append(row)
-    table(rows)
-
-
-def _seed_table(result: dict[str, Any]) -> None:
-    rows = []
-    for r in result["per_seed"]:
-        row = {"seed": r["seed"], "queries": r["queries"], "TN-SHAP-G Shapley error (%)": _pct(r["shapley_error"]),
-               "TN-SHAP-G SII error (%)": _pct(r["sii_error"])}
-        for b in r["baselines"]:
-            if b["shapley_error"] is not None:
-                row[f"{b['name']} Shapley error (%)"] = _pct(b["shapley_error"])
-            if b["sii_error"] is not None:
-                row[f"{b['name']} SII error (%)"] = _pct(b["sii_error"])
-        rows.append(row)
-    table(rows, caption="Every seed draws its own coalitions and runs shapiq with its own seed; the exact reference "
-                        "is the same for all. The tables below show the first seed.")
-
-
 def _maskings(job: JobView) -> None:
-    rows = job.result["masking_comparison"]
-    if not rows:
-        return
-    st.subheader("What phi means under each masking")
-    table([{"masking": MASKING_LABELS[r["masking"]], "what phi then means": r["meaning"],
-            "corr(phi, Crippen)": round(r["crippen_correlation"], 3), "v(no atom)": round(r["value_empty"], 3),
-            "exact by": r["reference"].replace("_", " ")} for r in rows])
-    show_figures(job, ["masking"])
+    if job.result["masking_comparison"]:
+        show_tables(job, ["What phi means under each masking"])
+        show_figures(job, ["masking"])
 
 
 def render(job: JobView) -> None:
@@ -217,20 +136,15 @@ def render(job: JobView) -> None:
                "closed_form": "the closed form of the validation game"}[result["exact"]["method"]]
         st.subheader("Estimates beside the exact values")
         st.caption(f"Exact values from {how}. The claims table above states the error each claim allows.")
-        _exact_table(result)
+        show_tables(job, ["Estimates beside the exact values"], headings=False)
         show_figures(job, ["exact_vs_estimate"])
     else:
         st.warning("No exact reference for this run (the banner above says why): only the surrogate's held-out R² "
                    "below is known, and R² is no proxy for interaction accuracy.")
-    if len(result["per_seed"]) > 1 or result.get("exact"):
-        st.subheader("Errors per seed, at equal queries")
-        _seed_table(result)
-    st.subheader("Against other estimators at the same budget (first seed)")
-    _comparison_table(result)
+    show_tables(job, ["Errors per seed, at equal queries", "Against other estimators at the same budget (first seed)"])
     show_figures(job, ["error_curve"])
     _maskings(job)
-    st.subheader("Strongest pair interactions")
-    _pair_table(result)
+    show_tables(job, ["Strongest pair interactions"])
     st.subheader("Fit quality")
     r2 = result.get("surrogate_r2")
     if r2 is not None:

@@ -12,12 +12,21 @@ from models.common.seeds import seeds_field
 LONG_HORIZON = 1 << 20  # above it only the streamed learners run
 STREAMED = ("fixed_price", "gbb_one_bit_paper")
 STREAMED_WORK = 3 << 25  # seeds x T above 2^20: about 3 minutes on one core
-__all__ = ["LEARNER_NAMES", "LONG_HORIZON", "STREAMED", "AdvancedSettings", "DistributionParams", "Params", "RectangleParams"]
+__all__ = ["KIND_LABELS", "LEARNER_NAMES", "LONG_HORIZON", "STREAMED", "AdvancedSettings", "DistributionParams", "Params", "RectangleParams"]
 
 LEARNER_NAMES: tuple[str, ...] = get_args(LearnerName)
 DistributionKind = Literal[
     "uniform", "factor_two", "two_markets", "two_squares", "gaussian_copula", "rectangles"
 ]
+# The distributions' names as a reader sees them (the page's picker reads them from the schema's `choices`).
+KIND_LABELS: dict[str, str] = {
+    "two_markets": "Two separated markets (density bounded: 16.7)",
+    "two_squares": "Two small squares, factor two (density bounded: 1 / (2 side^2))",
+    "factor_two": "Factor-two atoms (density unbounded)",
+    "uniform": "Independent uniform (density bounded: 1)",
+    "gaussian_copula": "Gaussian copula (density unbounded unless rho = 0)",
+    "rectangles": "Your own mixture of uniform rectangles",
+}
 Unit = Annotated[float, Field(ge=0.0, le=1.0)]
 
 
@@ -46,7 +55,8 @@ class DistributionParams(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     kind: DistributionKind = Field(
-        default="two_markets",
+        default="two_markets", title="Valuation distribution D of (seller value s, buyer value b)",
+        json_schema_extra={"choices": dict(KIND_LABELS)},
         description="uniform, factor_two, two_markets, two_squares, gaussian_copula or rectangles.",
     )
     eta: float = Field(

@@ -9,7 +9,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from models.common.contract import Answer, Artifact, MethodResult
+from models.common.contract import Answer, Artifact, Cell, Column, MethodResult, Table
 
 __all__ = ["CheckOut", "CounterexampleOut", "EqualityOut", "LeanOut", "ProductOut", "Result", "SquareOut", "Stage"]
 
@@ -157,6 +157,34 @@ class Result(MethodResult):
         if self.reason:
             out["Reason"] = self.reason
         return out
+
+    def tables(self) -> list[Table]:
+        """The pipeline's stages, then the certificate's terms (proved) or the counterexample (refuted)."""
+        text = "text"
+        tables = [Table(title="Pipeline", rows=[{"step": s.name, "outcome": s.status, "seconds": s.seconds,
+                                                  "detail": s.detail} for s in self.stages],
+                        columns=[Column(key="step", label="step", fmt=text), Column(key="outcome", label="outcome", fmt=text),
+                                 Column(key="seconds", label="time", unit="s"),
+                                 Column(key="detail", label="detail", fmt=text)])] if self.stages else []
+        if self.certificate is not None:
+            c = self.certificate
+            rows: list[dict[str, Cell]] = [{"part": "s_0", "coeff": s.coeff, "poly": s.poly} for s in c.squares]
+            for term in c.products:
+                part = " * ".join(f"g{i + 1}" for i in term.hypotheses)
+                rows += [{"part": part, "coeff": s.coeff, "poly": s.poly} for s in term.squares]
+            rows += [{"part": f"h{e.hypothesis + 1} * lambda", "coeff": "1", "poly": f"lambda = {e.poly} (not squared)"}
+                     for e in c.equalities]
+            if rows:
+                tables.append(Table(title="Certificate", rows=rows, columns=[
+                    Column(key="part", label="part", fmt=text), Column(key="coeff", label="coefficient", fmt=text),
+                    Column(key="poly", label="polynomial (squared)", fmt=text)],
+                    caption="Every coefficient is an exact rational; g_i, h_j are the hypotheses as shown above."))
+        if self.counterexample is not None and self.counterexample.point:
+            tables.append(Table(title="Counterexample", rows=[
+                {"variable": name, "value": value} for name, value in self.counterexample.point.items()],
+                columns=[Column(key="variable", label="variable", fmt=text),
+                         Column(key="value", label="exact value", fmt=text)]))
+        return tables
 
     def artifacts(self) -> dict[str, Artifact]:
         files: dict[str, Artifact] = {}

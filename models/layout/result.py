@@ -11,8 +11,10 @@ from typing import Any, Literal
 from pydantic import AliasChoices, BaseModel, Field, model_serializer, model_validator
 
 from models.common import Answer, Artifact, MethodResult
+from models.common.contract import Table
 from models.layout.gate import reported_violations
 from models.layout.scene import Obj, Opening, Room, Scene
+from models.layout.tables import layout_tables
 
 __all__ = ["AblationRow", "ClusterOut", "LayoutMetrics", "MilpReport", "PoseOut", "RelationVerdict", "Result", "Status",
            "kind_colours", "kind_of"]
@@ -131,6 +133,9 @@ class Result(MethodResult):
     loss: list[float] = Field(default_factory=list)
     ablations: list[AblationRow] = Field(default_factory=list)
     milp: MilpReport | None = None
+
+    def tables(self) -> list[Table]:
+        return layout_tables(self.relations, self.ablations)
 
     @model_validator(mode="after")
     def _ok_only_if_every_exact_check_passes(self) -> Result:

@@ -8,7 +8,12 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from models.common.seeds import seeds_field
 
-__all__ = ["Params"]
+__all__ = ["MASKING_LABELS", "Params"]
+
+
+# A masking's short name (the page's picker and the result tables); masking.MASKING_MEANING says what phi means.
+MASKING_LABELS: dict[str, str] = {"baseline": "Feature baseline (zeros)", "delete": "Node deletion",
+                                  "mean": "Mean-feature baseline"}
 
 
 class Params(BaseModel):
@@ -34,7 +39,7 @@ class Params(BaseModel):
         ),
     )
     masking: Literal["baseline", "delete", "mean"] = Field(
-        "baseline",
+        "baseline", title="Masking: what an absent atom means", json_schema_extra={"choices": dict(MASKING_LABELS)},
         description=(
             "What an absent atom means for the GNNs: baseline (its features set to zero, node and bonds kept), "
             "delete (the atom and its bonds removed), mean (its features set to the average training atom)"
