@@ -1,4 +1,4 @@
-"""Figures of a Skill-MoE run: accuracy per strategy, the tagger curve, cost per strategy, expert profiles."""
+"""Figures of a Skill-MoE run: accuracy per strategy, accuracy by tagger outcome, cost per strategy, expert profiles."""
 
 from __future__ import annotations
 
@@ -24,16 +24,17 @@ def _strategies(result: Result) -> go.Figure:
     return fig
 
 
-def _curve(result: Result) -> go.Figure:
-    x = [100 * p.realised_accuracy for p in result.curve]
+def _by_tagger(result: Result) -> go.Figure:
     fig = go.Figure()
-    fig.add_scatter(x=x, y=[100 * p.instance_routing for p in result.curve], mode="lines+markers",
-                    name=label("instance_routing", result.k))
-    fig.add_scatter(x=x, y=[100 * p.best_baseline for p in result.curve], mode="lines", line={"dash": "dot"},
-                    name="best baseline (does not use the tagger)")
-    fig.update_layout(title="Skill-MoE against the skill tagger's accuracy (mean over seeds)",
-                      xaxis_title="skill-inference accuracy of the tagger (%)", yaxis_title="test accuracy (%)",
-                      xaxis_autorange="reversed", legend={"orientation": "h", "y": -0.25})
+    groups = [f"{g.group} ({g.queries} queries)" for g in result.by_tagger]
+    for s in ("instance_routing", "oracle_routing", "trained_router"):
+        values = [100 * g.accuracy[s] for g in result.by_tagger]
+        fig.add_bar(x=groups, y=values, name=label(s, result.k), text=[f"{v:.1f}" for v in values],
+                    textposition="outside")
+    fig.update_layout(title="Where the learned tagger errs, Skill-MoE's routing follows (all seeds pooled)",
+                      xaxis_title="test queries, by whether the tagger names their skills exactly",
+                      yaxis_title="test accuracy (%)", barmode="group", yaxis_range=[0, 108],
+                      legend={"orientation": "h", "y": -0.25})
     return fig
 
 
@@ -65,5 +66,5 @@ def _profiles(result: Result) -> go.Figure:
 
 
 def figures(result: Result) -> dict[str, go.Figure]:
-    return {"strategies": _strategies(result), "tagger_curve": _curve(result), "cost": _cost(result),
+    return {"strategies": _strategies(result), "by_tagger": _by_tagger(result), "cost": _cost(result),
             "profiles": _profiles(result)}

@@ -15,7 +15,8 @@ import numpy as np
 from models.common.contract import Progress, no_progress
 from models.common.tiny import ModelStore
 
-from .experts import predict
+from .pool import predict
+from .wordsuite import Query
 
 __all__ = ["InferenceRun", "batched", "naive"]
 
@@ -30,8 +31,8 @@ class InferenceRun:
     distinct_experts: int
 
 
-def batched(store: ModelStore, names: Sequence[str], texts: Sequence[str], chosen: Sequence[Sequence[int]],
-            device: str = "cpu", progress: Progress = no_progress) -> InferenceRun:
+def batched(store: ModelStore, names: Sequence[str], texts: Sequence[Query], chosen: Sequence[Sequence[int]],
+            progress: Progress = no_progress) -> InferenceRun:
     """Group the queries by chosen expert; load each expert once and answer its group in one batch."""
     start = time.perf_counter()
     loads_before = store.loads
@@ -45,15 +46,15 @@ def batched(store: ModelStore, names: Sequence[str], texts: Sequence[str], chose
         progress(done / len(groups), f"expert {names[e]}: {len(groups[e])} answers")
         model = store.get(names[e])
         slots = groups[e]
-        predicted = predict(model, [texts[q] for q, _ in slots], device).numpy()
+        predicted = predict(model, [texts[q] for q, _ in slots])
         for (q, j), answer in zip(slots, predicted, strict=True):
             answers[q, j] = answer
         store.unload(names[e])
     return InferenceRun(answers, store.loads - loads_before, time.perf_counter() - start, len(groups))
 
 
-def naive(store: ModelStore, names: Sequence[str], texts: Sequence[str], chosen: Sequence[Sequence[int]],
-          device: str = "cpu", progress: Progress = no_progress) -> InferenceRun:
+def naive(store: ModelStore, names: Sequence[str], texts: Sequence[Query], chosen: Sequence[Sequence[int]],
+          progress: Progress = no_progress) -> InferenceRun:
     """For each query, load each of its experts, answer the one query, offload it."""
     start = time.perf_counter()
     loads_before = store.loads
@@ -64,7 +65,7 @@ def naive(store: ModelStore, names: Sequence[str], texts: Sequence[str], chosen:
             progress(q / len(chosen), f"query {q + 1}/{len(chosen)}")
         for j, e in enumerate(experts):
             model = store.get(names[e])
-            answers[q, j] = int(predict(model, [texts[q]], device)[0])
+            answers[q, j] = int(predict(model, [texts[q]])[0])
             store.unload(names[e])
     distinct = len({e for experts in chosen for e in experts})
     return InferenceRun(answers, store.loads - loads_before, time.perf_counter() - start, distinct)

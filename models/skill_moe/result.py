@@ -1,4 +1,4 @@
-"""Result of a Skill-MoE run: accuracy and cost per strategy, the tagger-accuracy curve, per-skill rows."""
+"""Result of a Skill-MoE run: accuracy and cost per strategy, accuracy by tagger outcome, per-skill rows."""
 
 from __future__ import annotations
 
@@ -9,12 +9,11 @@ from pydantic import BaseModel, Field
 
 from models.common.contract import Artifact, MethodResult
 
-__all__ = ["CostRow", "CurvePoint", "ExpertProfile", "GroupRow", "LABELS", "Result", "SeedRow"]
+__all__ = ["CostRow", "ExpertProfile", "GroupRow", "LABELS", "Result", "SeedRow", "TaggerRow"]
 
 LABELS = {
     "instance_routing": "Skill-MoE (instance routing)",
-    "oracle_routing": "oracle router (true skill)",
-    "instance_top_k": "Skill-MoE variant: deterministic top-k",
+    "oracle_routing": "oracle router (true skills)",
     "trained_router": "trained router (RouteLLM-style)",
     "task_top_k": "task-level top-k",
     "best_single": "best single expert",
@@ -33,8 +32,10 @@ class SeedRow(BaseModel):
 
     seed: int
     accuracy: dict[str, float]
-    skill_accuracy: float
+    skill_accuracy: float = Field(description="share of test queries whose skill set the tagger names exactly")
+    form_accuracy: float = Field(description="the same for the tagger fed only the surface form")
     gain_points: float = Field(description="Skill-MoE minus the best baseline, in points")
+    best_baseline: str = Field(description="the baseline with the best accuracy on this seed")
     aggregator: str = Field(description="the aggregation rule chosen on the validation set")
     aggregator_accuracy: dict[str, float] = Field(description="validation accuracy of each aggregation rule")
 
@@ -48,18 +49,16 @@ class CostRow(BaseModel):
     seconds: float
 
 
-class CurvePoint(BaseModel):
-    """Mean over seeds at one tagger accuracy."""
-
-    tagger_accuracy: float
-    realised_accuracy: float
-    instance_routing: float
-    best_baseline: float
-    gain_points: float
-
-
 class GroupRow(BaseModel):
     """Accuracy of each strategy on the test queries of one skill or one task (first seed)."""
+
+    group: str
+    queries: int
+    accuracy: dict[str, float]
+
+
+class TaggerRow(BaseModel):
+    """Accuracy of each strategy on the test queries the tagger names right / wrong (pooled over seeds)."""
 
     group: str
     queries: int
@@ -83,10 +82,7 @@ class Result(MethodResult):
     cost: list[CostRow]
     naive: CostRow
     answers_identical: bool
-    curve: list[CurvePoint]
-    break_even_accuracy: float | None = Field(
-        description="lowest tagger accuracy of the sweep down to which Skill-MoE still beats the best baseline "
-                    "(None: not even with exact skills)")
+    by_tagger: list[TaggerRow]
     skills: list[str]
     per_skill: list[GroupRow]
     per_task: list[GroupRow]
@@ -95,7 +91,8 @@ class Result(MethodResult):
     best_single_expert: str
     skill_inference: str
     skill_inference_accuracy: float
-    skill_inference_s: float
+    form_tagger_accuracy: float
+    validation_per_skill: int
     queries: int
     k: int
     seed: int
@@ -105,9 +102,11 @@ class Result(MethodResult):
     def metrics(self) -> dict[str, float | int | str]:
         out: dict[str, float | int | str] = {
             f"Accuracy, {label(s, self.k)} (%)": round(100 * self.accuracy[s], 1) for s in self.strategies}
-        out[f"Skill inference accuracy, {self.skill_inference} (%)"] = round(100 * self.skill_inference_accuracy, 1)
-        out["Lowest tagger accuracy with a lead (%)"] = ("no lead" if self.break_even_accuracy is None
-                                                         else round(100 * self.break_even_accuracy))
+        out[f"Skill inference accuracy, {self.skill_inference} tagger (%)"] = round(
+            100 * self.skill_inference_accuracy, 1)
+        out["Form-only tagger accuracy (%)"] = round(100 * self.form_tagger_accuracy, 1)
+        out["Gain over the best baseline (points, mean over seeds)"] = round(
+            sum(r.gain_points for r in self.per_seed) / len(self.per_seed), 2)
         out["Loads, Skill-MoE batched"] = next(c.loads for c in self.cost if c.strategy == "instance_routing")
         out["Loads, Skill-MoE naive per-query loop"] = self.naive.loads
         out["Aggregator (first seed, chosen on validation)"] = self.per_seed[0].aggregator
@@ -116,13 +115,13 @@ class Result(MethodResult):
 
     def artifacts(self) -> dict[str, Artifact]:
         return {
-            "per_seed.csv": Artifact.csv(self._csv(["seed", "skill_accuracy", *self.strategies],
-                                                   [[r.seed, f"{r.skill_accuracy:.4f}",
+            "per_seed.csv": Artifact.csv(self._csv(["seed", "skill_accuracy", "form_accuracy", *self.strategies],
+                                                   [[r.seed, f"{r.skill_accuracy:.4f}", f"{r.form_accuracy:.4f}",
                                                      *(f"{r.accuracy[s]:.4f}" for s in self.strategies)]
                                                     for r in self.per_seed])),
-            "tagger_curve.csv": Artifact.csv(self._csv(list(CurvePoint.model_fields),
-                                                       [[f"{v:.4f}" for v in p.model_dump().values()]
-                                                        for p in self.curve])),
+            "by_tagger.csv": Artifact.csv(self._csv(["group", "queries", *self.strategies],
+                                                    [[g.group, g.queries, *(f"{g.accuracy[s]:.4f}" for s in
+                                                                           self.strategies)] for g in self.by_tagger])),
             "expert_profiles.csv": Artifact.csv(self._csv(["expert", "training_mix", *self.skills, "chosen"],
                                                           [[p.expert, p.training_mix, *(f"{a:.4f}" for a in p.accuracy),
                                                             p.chosen] for p in self.experts])),

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .suite import SKILLS, TASKS
+from .wordsuite import SKILLS, TASKS
 
 __all__ = ["AGGREGATORS", "TEMPERATURE", "TrainedRouter", "aggregator_weights", "best_single", "competence", "instance_top_k", "net_profile",
            "random_k", "recruit", "task_top_k", "weighted_vote"]
