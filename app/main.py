@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from pathlib import Path
 
@@ -9,9 +10,40 @@ import streamlit as st
 
 from app import client
 from app.components.identity import access, ensure_token, token_sidebar
+from app.components.responsive import responsive_style
 from app.components.schema import methods
 
 PAGES_DIR = Path(__file__).resolve().parent / "pages"
+SHOWN_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")  # a requested path is echoed only when it is this plain
+
+
+def requested_page() -> str:
+    """The URL path the browser asked for ("" for the root). Streamlit resolves an unknown path to the
+    default page without a word, so the entry reads the request's page name before it does."""
+    try:
+        from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+        ctx = get_script_run_ctx()
+        return str(ctx.pages_manager.intended_page_name or "") if ctx is not None else ""
+    except Exception:  # noqa: BLE001 - a Streamlit without this internal: no not-found page, as before
+        return ""
+
+
+def not_found(asked: str, home: st.Page) -> None:
+    """What an unknown URL shows: that there is no such page, and the way home."""
+    st.title("No such page")
+    name = f"`/{asked}`" if SHOWN_NAME.fullmatch(asked) else "at this address"
+    st.markdown(f"Method Playground has no page {name}. The methods are listed on Home and in the sidebar.")
+    st.page_link(home, label="Go to Home", icon="🏠")
+
+
+def _is_unknown(asked: str, pages: dict[str, list[st.Page]]) -> bool:
+    """Whether `asked` names no page; a method page whose server is unreachable is not unknown (it shows
+    the server's banner)."""
+    if not asked:
+        return False
+    known = {page.url_path for section in pages.values() for page in section}
+    return asked not in known and not (SHOWN_NAME.fullmatch(asked) and (PAGES_DIR / f"{asked}.py").exists())
 
 
 def navigation_pages() -> dict[str, list[st.Page]]:
@@ -37,7 +69,13 @@ def run() -> None:
     if access().get("access_mode") == "shared" and access().get("admin"):
         pages.setdefault("Method Playground", []).append(
             st.Page(str(PAGES_DIR / "admin.py"), title="Admin", icon="🛠️", url_path="admin"))
-    st.navigation(pages).run()
+    responsive_style()
+    asked = requested_page()
+    chosen = st.navigation(pages)
+    if _is_unknown(asked, pages):
+        not_found(asked, pages["Method Playground"][0])
+    else:
+        chosen.run()
 
 
 if __name__ == "__main__":

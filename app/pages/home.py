@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 import streamlit as st
 
 from app import client
 from app.components import backend_banner, methods
+from app.components.homecards import reproduction_line
+from app.components.responsive import HOME_GRID
 
 PAGES_DIR = Path(__file__).resolve().parent
 COLUMNS = 4
@@ -29,7 +32,7 @@ def first_sentence(text: str, limit: int = 140) -> str:
     return sentence + ("" if sentence.endswith("…") else ".")
 
 
-def _card(method: dict) -> None:
+def _card(method: dict, run: dict[str, Any] | None, known: bool) -> None:
     with st.container(border=True):
         if (PAGES_DIR / f"{method['name']}.py").exists():
             # target=_self: the page opens in this tab (a plain markdown link opens a new one)
@@ -39,19 +42,23 @@ def _card(method: dict) -> None:
             st.markdown(f"**{method.get('nav_title') or method['title']}**")
         st.caption(f"{method['paper']['title']} ({method['paper']['venue']})")
         st.markdown(first_sentence(method["summary"]))
+        if known:
+            st.caption(reproduction_line(run))
 
 
-def method_cards(listing: list[dict]) -> None:
-    """One section after another, its methods in a grid of COLUMNS cards per row."""
+def method_cards(listing: list[dict], runs: dict[str, dict[str, Any]] | None = None) -> None:
+    """One section after another, its methods in a grid of COLUMNS cards per row (2 on a narrow screen);
+    `runs`: each method's latest reproduction (None: unknown, no status line)."""
     by_section: dict[str, list[dict]] = defaultdict(list)
     for method in listing:
         by_section[method["section"]].append(method)
-    for section, members in by_section.items():
+    for index, (section, members) in enumerate(by_section.items()):
         st.subheader(section)
-        for start in range(0, len(members), COLUMNS):
-            for cell, method in zip(st.columns(COLUMNS), members[start:start + COLUMNS], strict=False):
-                with cell:
-                    _card(method)
+        with st.container(key=f"{HOME_GRID}-{index}"):
+            for start in range(0, len(members), COLUMNS):
+                for cell, method in zip(st.columns(COLUMNS), members[start:start + COLUMNS], strict=False):
+                    with cell:
+                        _card(method, (runs or {}).get(method["name"]), runs is not None)
 
 
 def main() -> None:
@@ -71,7 +78,11 @@ def main() -> None:
         return
     st.caption(f"{len(listing)} methods · model server v{health['version']} · {health['workers']} worker(s) · "
                f"torch device: {health['torch_device']}")
-    method_cards(listing)
+    try:
+        runs: dict[str, dict[str, Any]] | None = client.reproductions()
+    except (client.BackendUnavailable, client.BackendError):
+        runs = None  # the cards still show; only the status line is left out
+    method_cards(listing, runs)
 
 
 main()

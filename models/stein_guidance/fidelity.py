@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import torch
 
-__all__ = ["energy_distance"]
+__all__ = ["energy_distance", "energy_units"]
 
 
 def _mean_within(x: torch.Tensor) -> torch.Tensor:
@@ -22,3 +22,16 @@ def energy_distance(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
     """Unbiased energy distance between samples x (..., n, d) and y (..., m, d); shape (...)."""
     cross = torch.cdist(x, y).mean((-1, -2))
     return 2.0 * cross - _mean_within(x) - _mean_within(y)
+
+
+def energy_units(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """Per-particle terms of `energy_distance(x, y)` for x (n, d), y (m, d): shape (n,), mean = the distance.
+
+    u_i = 2 mean_j |x_i - y_j| - sum_{k != i} |x_i - x_k| / (n - 1) - E|Y - Y'|: paired across two samplers
+    that share their noise (particle i of one against particle i of the other), their differences are the
+    units of a paired interval over particles.
+    """
+    n = x.shape[-2]
+    cross = torch.cdist(x, y).mean(-1)
+    within = torch.cdist(x, x).sum(-1) / (n - 1)
+    return 2.0 * cross - within - _mean_within(y)

@@ -10,7 +10,7 @@ import torch
 
 from models.common.sampling import GaussianMixture
 
-__all__ = ["GuidanceProblem", "build_problem", "exact_posterior_curve", "tilted_law"]
+__all__ = ["GuidanceProblem", "annealed_tilted_sample", "build_problem", "exact_posterior_curve", "tilted_law"]
 
 MODES = 8
 RING_RADIUS = 3.0
@@ -47,6 +47,11 @@ class GuidanceProblem:
     def hits(self, x: torch.Tensor) -> torch.Tensor:
         """Whether (x_1, x_2) lies within the hit radius of the target."""
         return (x[..., :2] - self.target).norm(dim=-1) <= self.hit_radius
+
+    def successes(self, x: torch.Tensor) -> torch.Tensor:
+        """The toy's hit ratio test (the paper's docking hit: reward threshold and QED/SA thresholds): a
+        sample succeeds when it hits the target and stays on the data manifold."""
+        return self.hits(x) & self.on_manifold(x)
 
     def on_manifold(self, x: torch.Tensor) -> torch.Tensor:
         """Whether the prior's log density at x is above the 99% highest-density threshold."""
@@ -99,3 +104,30 @@ def tilted_law(problem: GuidanceProblem, scale: float) -> GaussianMixture:
     operator[0, 0] = operator[1, 1] = 1.0
     noise = torch.eye(2, dtype=like.dtype, device=like.device) / scale
     return prior.linear_gaussian_posterior(problem.target, operator, noise)
+
+
+def annealed_tilted_sample(problem: GuidanceProblem, alpha: float, beta: float, n: int,
+                           generator: torch.Generator) -> torch.Tensor:
+    """n exact draws of SDG's target law p_0(x)^(1 - alpha) exp(beta r(x)) (the paper's Lemma 2.2 at t = 0).
+
+    Rejection sampling. Proposal: sum_k w_k^(1-a) N_k(x)^(1-a) exp(beta r), where N_k^(1-a) is (up to one
+    constant shared by the equal isotropic components) N(m_k, C / (1 - a)), so the proposal is a mixture in
+    closed form (tilted as in `tilted_law`). Because u -> u^(1-a) is subadditive, (sum_k w_k N_k)^(1-a) <=
+    sum_k w_k^(1-a) N_k^(1-a): the target over the proposal is at most 1, the acceptance probability.
+    """
+    prior = problem.prior
+    keep = 1.0 - alpha
+    flat = GaussianMixture(prior.weights**keep / (prior.weights**keep).sum(), prior.means, prior.covariances / keep)
+    proposal = tilted_law(GuidanceProblem(flat, problem.target, problem.hit_radius, problem.log_density_threshold),
+                          beta)
+    accepted: list[torch.Tensor] = []
+    count = 0
+    while count < n:
+        x = proposal.sample(2 * n, generator)
+        log_joint, _ = prior._component_terms(x)  # log w_k N_k(x)
+        log_ratio = keep * torch.logsumexp(log_joint, -1) - torch.logsumexp(keep * log_joint, -1)
+        u = torch.rand(x.shape[0], generator=generator, device=generator.device, dtype=x.dtype).to(x.device)
+        good = x[torch.log(u) < log_ratio]
+        accepted.append(good)
+        count += good.shape[0]
+    return torch.cat(accepted)[:n]

@@ -1,126 +1,114 @@
-"""Result of a Stein-guidance run: curves per method, the matched comparison, samples and trajectories."""
+"""Result of a Stein-guidance run: tuning curves, paired per-particle outcomes, samples and trajectories."""
 
 from __future__ import annotations
 
+import csv
 import io
+from collections.abc import Sequence
 
+import numpy as np
 from pydantic import BaseModel
 
 from models.common.contract import Artifact, MethodResult
 from models.common.grids import GridReport
 
-__all__ = ["CurvePoint", "MatchedComparison", "Result", "SeedSummary", "Trajectories"]
+__all__ = ["CurvePoint", "Result", "SeedSummary", "Trajectories"]
 
 
 class CurvePoint(BaseModel):
+    """One strength of a tuning grid (or of the exact law's curve): hit rate, on-manifold share, hit ratio."""
+
     scale: float
     hit_rate: float
     on_manifold_fraction: float
-
-
-class MatchedComparison(BaseModel):
-    """On-manifold fractions of every method at one common reward hit rate."""
-
-    hit_rate: float
-    on_manifold: dict[str, float | None]  # None: the method's sweep never reached this hit rate
-    exact_posterior: float
+    success_rate: float | None  # hit and on the manifold (None on the exact curve, which gives the two shares)
 
 
 class Trajectories(BaseModel):
-    """Paths of a few particles (first two coordinates) at the scale nearest the matched hit rate."""
+    """Paths of a few particles (first two coordinates) of one method at its tuned strength."""
 
-    scale: float
     times: list[float]
     paths: list[list[list[float]]]  # [particle][time] -> (x1, x2)
-    final: list[list[float]]  # all final particles at that scale, first two coordinates
+    final: list[list[float]]  # all final particles, first two coordinates
 
 
 class SeedSummary(BaseModel):
-    """What the claims need from one seed: energy distances per scale and the matched comparison."""
+    """What the claims need from one seed; lists are per particle, paired across methods (shared noise)."""
 
     seed: int
-    energy_distance: dict[str, list[float]]  # method -> per guidance scale, to exact draws at that scale
-    dps_tuned: list[float] | None  # DPS at its best scale on the sweep, for each target scale
-    dps_tuned_scale: list[float] | None
-    dps_grids: list[GridReport] = []  # DPS's tuning grid for each target scale (it brackets the optimum)
-    exact_floor: list[float]  # an independent exact sample of the same size: the noise floor (about 0)
-    matched_hit_rate: float
-    on_manifold_at_match: dict[str, float | None]
-    exact_at_match: float
-    unguided_on_manifold: float
+    strength: dict[str, float]  # tuned lambda (baselines) or SDG's tuned beta (SDG and its ablations)
+    success: dict[str, list[float]]  # 1.0 where the particle hits and stays on the manifold; "unguided" too
+    energy: dict[str, list[float]]  # per-particle energy-distance terms to exact draws of SDG's target law
+    exact_energy: float  # an exact sample of the same size against the same draws (about 0)
+    exact_success: float  # hit ratio of SDG's exact target law p^(1 - alpha) exp(beta r)
+    unguided_on_manifold: list[float]  # 1.0 where an unguided particle is on the manifold
+    grids: list[GridReport]
+
+    def rate(self, name: str) -> float:
+        return float(np.mean(self.success[name]))
+
+    def distance(self, name: str) -> float:
+        return float(np.mean(self.energy[name]))
+
+
+def _csv(header: list[str], rows: Sequence[Sequence[object]]) -> Artifact:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(header)
+    writer.writerows(rows)
+    return Artifact.csv(out.getvalue())
+
+
+def _g(value: float) -> str:
+    return f"{value:.6g}"
 
 
 class Result(MethodResult):
-    """Figures and tables show the first seed; the claims and `per_seed` cover every seed."""
+    """Figures show the first seed; the claims and `per_seed` cover every seed."""
 
     seeds: list[int]
     per_seed: list[SeedSummary]
-    guidance_scales: list[float]
     dimension: int
     particles: int
     steps: int
+    alpha: float
     methods: list[str]
     labels: dict[str, str]
     target: list[float]
     hit_radius: float
     log_density_threshold: float
-    unguided_on_manifold: float
-    curves: dict[str, list[CurvePoint]]
-    exact_posterior_curve: list[CurvePoint]
-    at_matched_hit_rate: MatchedComparison
+    curves: dict[str, list[CurvePoint]]  # tuning grids of the tuned methods, first seed
+    exact_posterior_curve: list[CurvePoint]  # p_0 exp(lambda r), self-normalised importance sampling
     trajectories: dict[str, Trajectories]
     density_axis: list[float]
     density_grid: list[list[float]]
 
     def metrics(self) -> dict[str, float | int | str]:
-        m = self.at_matched_hit_rate
+        first = self.per_seed[0]
         out: dict[str, float | int | str] = {
-            "Matched reward hit rate": round(m.hit_rate, 3),
-            "Exact posterior: on-manifold fraction at that rate": round(m.exact_posterior, 3),
-            "Unguided sampler: on-manifold fraction (should be ~0.99)": round(self.unguided_on_manifold, 3),
-            "On-manifold threshold (log prior density)": round(self.log_density_threshold, 3),
+            "SDG's tuned beta": round(first.strength["sdg"], 3),
+            "Exact target law p^(1-alpha) exp(beta r): hit ratio": round(first.exact_success, 3),
+            "Unguided sampler: hit ratio": round(first.rate("unguided"), 3),
+            "Unguided sampler: on-manifold fraction (should be ~0.99)": round(float(np.mean(first.unguided_on_manifold)), 3),
         }
-        for name, fraction in m.on_manifold.items():
-            out[f"{self.labels[name]}: on-manifold fraction"] = "not reached" if fraction is None else round(fraction, 3)
+        for name in self.methods:
+            out[f"{self.labels[name]}: hit ratio"] = round(first.rate(name), 3)
         return out
 
     def artifacts(self) -> dict[str, Artifact]:
-        curves = io.StringIO()
-        curves.write("method,scale,hit_rate,on_manifold_fraction\n")
-        rows = [(name, p) for name in self.methods for p in self.curves[name]]
-        rows += [("exact_posterior", p) for p in self.exact_posterior_curve]
-        for name, p in rows:
-            curves.write(f"{name},{p.scale:g},{p.hit_rate:.6g},{p.on_manifold_fraction:.6g}\n")
-        samples = io.StringIO()
-        samples.write("method,scale,x1,x2\n")
-        for name, traj in self.trajectories.items():
-            for x1, x2 in traj.final:
-                samples.write(f"{name},{traj.scale:g},{x1:.6g},{x2:.6g}\n")
-        paths = io.StringIO()
-        paths.write("method,particle,t,x1,x2\n")
-        for name, traj in self.trajectories.items():
-            for index, path in enumerate(traj.paths):
-                for t, (x1, x2) in zip(traj.times, path, strict=True):
-                    paths.write(f"{name},{index},{t:.6g},{x1:.6g},{x2:.6g}\n")
-        matched = io.StringIO()
-        matched.write("method,hit_rate,on_manifold_fraction\n")
-        m = self.at_matched_hit_rate
-        for name, fraction in m.on_manifold.items():
-            matched.write(f"{name},{m.hit_rate:.6g},{'' if fraction is None else f'{fraction:.6g}'}\n")
-        matched.write(f"exact_posterior,{m.hit_rate:.6g},{m.exact_posterior:.6g}\n")
-        fidelity = io.StringIO()
-        fidelity.write("seed,method,scale,energy_distance\n")
-        for summary in self.per_seed:
-            named = {**summary.energy_distance, "exact_sample": summary.exact_floor}
-            if summary.dps_tuned is not None:
-                named["dps_best_scale"] = summary.dps_tuned
-            for name, values in named.items():
-                for scale, value in zip(self.guidance_scales, values, strict=True):
-                    fidelity.write(f"{summary.seed},{name},{scale:g},{value:.6g}\n")
+        outcomes = [[s.seed, name, _g(s.strength.get(name, 0.0)), _g(s.rate(name)),
+                     _g(s.distance(name)) if name in s.energy else ""]
+                    for s in self.per_seed for name in [*self.methods, "unguided"]]
+        curves = [[name, _g(p.scale), _g(p.hit_rate), _g(p.on_manifold_fraction),
+                   "" if p.success_rate is None else _g(p.success_rate)]
+                  for name, points in [*self.curves.items(), ("exact_posterior", self.exact_posterior_curve)]
+                  for p in points]
+        samples = [[name, _g(x1), _g(x2)] for name, traj in self.trajectories.items() for x1, x2 in traj.final]
+        paths = [[name, index, _g(t), _g(x1), _g(x2)] for name, traj in self.trajectories.items()
+                 for index, path in enumerate(traj.paths) for t, (x1, x2) in zip(traj.times, path, strict=True)]
         return {
-            "energy_distance.csv": Artifact.csv(fidelity.getvalue()),
-            "curves.csv": Artifact.csv(curves.getvalue()),
-            "matched.csv": Artifact.csv(matched.getvalue()),
-            "final_samples.csv": Artifact.csv(samples.getvalue()),
-            "trajectories.csv": Artifact.csv(paths.getvalue()),
+            "outcomes.csv": _csv(["seed", "method", "strength", "hit_ratio", "energy_distance"], outcomes),
+            "tuning_curves.csv": _csv(["method", "strength", "hit_rate", "on_manifold_fraction", "hit_ratio"], curves),
+            "final_samples.csv": _csv(["method", "x1", "x2"], samples),
+            "trajectories.csv": _csv(["method", "particle", "t", "x1", "x2"], paths),
         }

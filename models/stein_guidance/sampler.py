@@ -32,10 +32,13 @@ class SampleRun:
 def sample(
     method: MethodName | None, problem: GuidanceProblem, scales: list[float], particles: int, steps: int,
     settings: GuidanceSettings, generator: torch.Generator, on_step: Callable[[int], None],
+    aux: torch.Generator | None = None,
 ) -> SampleRun:
     """Euler-Maruyama on dx = [-beta/2 x - beta score] dt + sqrt(beta) dW from t = 1 down to T_MIN.
 
-    `method=None` samples the unguided prior (a check of the sampler itself).
+    `generator` draws only the start and the Brownian increments, so two methods given equally seeded
+    generators share them (common random numbers: particle i of one is paired with particle i of the
+    other); `aux` draws a method's own noise (LGD, Langevin). `method=None` samples the unguided prior.
     """
     schedule = VPSchedule()
     like = problem.prior.means
@@ -49,7 +52,7 @@ def sample(
         if method is None:
             score = schedule.marginal(problem.prior, t).score(x)
         else:
-            score = guided_score(method, problem, schedule, x, t, scale_tensor, settings, generator)
+            score = guided_score(method, problem, schedule, x, t, scale_tensor, settings, aux if aux is not None else generator)
         beta = schedule.beta(t)
         x = x + (0.5 * beta * x + beta * score) * dt + math.sqrt(beta * dt) * standard_normal(x.shape, generator, x)
         if k + 1 in keep:
