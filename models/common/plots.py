@@ -1,4 +1,6 @@
-"""One plotly helper shared by the simulator pages: theory (lines) beside simulation (markers)."""
+"""Plotly helpers shared by the methods' figures: theory (lines) beside simulation (markers), and a mean
+with its 95% interval over seeds beside each seed's value (so a 0.1-point gap is read against its interval,
+not against an axis zoomed onto it)."""
 
 from __future__ import annotations
 
@@ -7,7 +9,9 @@ from dataclasses import dataclass
 
 import plotly.graph_objects as go
 
-__all__ = ["PALETTE", "Series", "theory_vs_simulation"]
+from models.common.stats import mean_interval
+
+__all__ = ["PALETTE", "Series", "add_mean_interval", "theory_vs_simulation"]
 
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
 
@@ -99,3 +103,31 @@ def theory_vs_simulation(
     if log_y:
         fig.update_yaxes(type="log")
     return fig
+
+
+def add_mean_interval(fig: go.Figure, labels: Sequence[str], per_seed: Sequence[Sequence[float | None]], *,
+                      name: str = "mean, 95% interval over seeds", colour: str = "#222222",
+                      row: int | None = None, col: int | None = None, showlegend: bool = True) -> None:
+    """Per label (one row each, read left to right), every seed's value (grey dots) and the mean with its
+    95% interval over seeds (black bar). `per_seed[s][i]` is seed s's value for `labels[i]` (None: not
+    measured); with one seed there is no interval and the mean is drawn alone.
+    """
+    kw = {} if row is None else {"row": row, "col": col}
+    for index, values in enumerate(zip(*per_seed, strict=True)):
+        seen = [float(v) for v in values if v is not None]
+        fig.add_scatter(y=[labels[index]] * len(seen), x=seen, mode="markers", marker={"color": "#a0a0a0", "size": 7},
+                        name="each seed", legendgroup="each seed", showlegend=showlegend and index == 0, **kw)
+    means: list[float | None] = []
+    low: list[float] = []
+    high: list[float] = []
+    for values in zip(*per_seed, strict=True):
+        seen = [float(v) for v in values if v is not None]
+        interval = mean_interval([[v] for v in seen]) if len(seen) > 1 else None
+        mean = sum(seen) / len(seen) if seen else None
+        means.append(mean)
+        low.append(0.0 if interval is None or mean is None else mean - interval.lo)
+        high.append(0.0 if interval is None or mean is None else interval.hi - mean)
+    fig.add_scatter(y=list(labels), x=means, mode="markers", name=name, legendgroup=name, showlegend=showlegend,
+                    marker={"color": colour, "size": 12, "symbol": "line-ns-open", "line": {"width": 3, "color": colour}},
+                    error_x={"type": "data", "symmetric": False, "array": high, "arrayminus": low, "thickness": 2,
+                             "color": colour, "width": 6}, **kw)

@@ -17,10 +17,9 @@ SHORT = {"hybrid": "hybrid (HEDP)", "energy_only": "energy only", "distance_only
 def _energies(result: Result) -> go.Figure:
     seen = result.seen_domains
     rows = [("regulariser on", result.regularised), ("regulariser off", result.unregularised)]
-    fig = make_subplots(
-        rows=2, cols=len(seen),
-        subplot_titles=[f"'{d}' prompt, {label}" for label, _ in rows for d in seen],
-        vertical_spacing=0.14, horizontal_spacing=0.05,
+    fig = make_subplots(  # one column per prompt (titled once), one row per variant (named on the y axis)
+        rows=2, cols=len(seen), subplot_titles=[f"'{d}'<br>prompt" for d in seen] + [""] * len(seen),
+        vertical_spacing=0.12, horizontal_spacing=0.04, shared_xaxes=True, shared_yaxes=True,
     )
     for r, (_, variant) in enumerate(rows):
         for c, sample in enumerate(variant.energies):
@@ -29,10 +28,12 @@ def _energies(result: Result) -> go.Figure:
                     x=values, name=kind, marker_color=colour, opacity=0.6, nbinsx=30,
                     showlegend=r == 0 and c == 0, legendgroup=kind, row=r + 1, col=c + 1,
                 )
-    fig.update_yaxes(title_text="test inputs (count)")
-    fig.update_xaxes(title_text="energy E")
+    for r, (label, _) in enumerate(rows):  # shared axes: ticks and title on the first column and the last row
+        fig.update_yaxes(title_text=f"{label}: inputs (count)", row=r + 1, col=1)
+    fig.update_xaxes(title_text="energy E", row=2)
     fig.update_layout(title="Energy E = -logsumexp(logits) of each prompt (first seed): own domain vs other seen domains",
-                      barmode="overlay", height=620)
+                      barmode="overlay", height=620,
+                      legend={"orientation": "h", "yanchor": "top", "y": -0.12, "xanchor": "left", "x": 0})
     return fig
 
 

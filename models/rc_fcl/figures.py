@@ -5,6 +5,7 @@ from __future__ import annotations
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from models.common.plots import add_mean_interval
 from models.rc_fcl.result import METHOD_LABELS, Result
 
 __all__ = ["figures"]
@@ -25,14 +26,14 @@ def _drift_maps(result: Result) -> go.Figure:
     detected = [[1.0 if cal else (None if d is None else 2.0 * float(d)) for d, cal in zip(row, crow, strict=True)]
                 for row, crow in zip(result.detected, result.calibrating, strict=True)]
     fig = make_subplots(rows=1, cols=3, shared_yaxes=True, horizontal_spacing=0.04,
-                        subplot_titles=["true drift (2 rounds after each)", "flagged (blue), calibrating (light)",
+                        subplot_titles=["true drift<br>(2 rounds after each)", "flagged (dark),<br>calibrating (light)",
                                         "drift score"])
     fig.add_heatmap(z=_map(truth), x=rounds, y=clients, zmin=0, zmax=1, colorscale=[[0, "#f0f0f0"], [1, "#d62728"]],
                     showscale=False, row=1, col=1)
     fig.add_heatmap(z=_map(detected), x=rounds, y=clients, zmin=0, zmax=2, showscale=False, row=1, col=2,
                     colorscale=[[0, "#f0f0f0"], [0.5, "#9ecae1"], [1, "#08519c"]])
     fig.add_heatmap(z=_map(result.drift_score), x=rounds, y=clients, zmin=0, zmax=1, colorscale="Viridis",
-                    colorbar={"title": "2 acc - 1"}, row=1, col=3)
+                    colorbar={"title": "drift score (2 × accuracy − 1)"}, row=1, col=3)
     fig.update_xaxes(title_text="server round")
     fig.update_yaxes(title_text="client", autorange="reversed")
     fig.update_layout(title="RC-FCL, first seed, client x round: true drift, detection and drift score (blank = not scored)")
@@ -57,18 +58,21 @@ def _curves(result: Result) -> go.Figure:
 
 
 def _final(result: Result) -> go.Figure:
-    fig = make_subplots(rows=1, cols=2, subplot_titles=["average accuracy (%)", "forgetting (points)"])
+    """Mean and 95% interval over seeds on full-scale axes: ties read as ties, not as gaps on a zoomed axis."""
+    fig = make_subplots(rows=2, cols=1, vertical_spacing=0.2,
+                        subplot_titles=["average accuracy after the last round", "forgetting"])
     names = list(METHOD_LABELS)
-    for s in result.per_seed:
-        for col, metric in ((1, "average_accuracy"), (2, "forgetting")):
-            values = [getattr(s.methods[n], metric) for n in names]
-            fig.add_scatter(x=[METHOD_LABELS[n] for n in names], y=[None if v is None else 100 * v for v in values],
-                            mode="markers", marker={"size": 11}, name=f"seed {s.seed}", legendgroup=str(s.seed),
-                            showlegend=col == 1, row=1, col=col)
-    fig.update_xaxes(title_text="method")
-    fig.update_yaxes(title_text="accuracy (%)", row=1, col=1)
-    fig.update_yaxes(title_text="R[j, j] - R[T, j] (points)", row=1, col=2)
-    fig.update_layout(title="After the last round, every seed (Avalanche's average accuracy and forgetting)")
+    labels = [METHOD_LABELS[n] for n in names]
+    for r, metric in ((1, "average_accuracy"), (2, "forgetting")):
+        per_seed = [[None if (v := getattr(s.methods[n], metric)) is None else 100 * v for n in names]
+                    for s in result.per_seed]
+        add_mean_interval(fig, labels, per_seed, row=r, col=1, showlegend=r == 1)
+    fig.update_yaxes(title_text="method", autorange="reversed")
+    fig.update_xaxes(title_text="average accuracy (%)", range=[0, 100], row=1, col=1)
+    fig.update_xaxes(title_text="forgetting R[j, j] - R[T, j] (points)", rangemode="tozero", row=2, col=1)
+    fig.update_layout(title="After the last round: mean and 95% interval over seeds, and each seed (Avalanche's "
+                            "average accuracy and forgetting)", height=620,
+                      legend={"orientation": "h", "yanchor": "top", "y": -0.14, "xanchor": "left", "x": 0})
     return fig
 
 
