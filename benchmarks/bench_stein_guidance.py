@@ -6,7 +6,7 @@ and prints the time of one sweep and the paper's metric: the hit ratio (hit the 
 99% region), best over the sweep and per strength, plus DPS's for reference. Then it times the defaults
 (`run(Params())`) of both versions. Seeds 0-2 unless --seeds is given.
 
-    OMP_NUM_THREADS=1 python benchmarks/bench_stein_guidance.py [--previous HEAD] [--seeds 0 1 2]
+    OMP_NUM_THREADS=1 python benchmarks/bench_stein_guidance.py [--previous c82f593] [--seeds 0 1 2]
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ def _previous(revision: str, folder: Path) -> Path:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--previous", default="HEAD", help="git revision of the previous version")
+    parser.add_argument("--previous", default="c82f593", help="git revision of the previous version (c82f593: before the paper's SDG)")
     parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
