@@ -25,7 +25,7 @@ class Params(BaseModel):
         default=2, title="Prior dimension",
         description="Dimension of the Gaussian-mixture prior (2 or 8; the reward sees the first two).")
     particles: int = Field(
-        default=600, ge=32, le=1024, title="Particles (evaluation)",
+        default=600, ge=16, le=1024, title="Particles (evaluation)",
         description="Particles each method is evaluated on (strengths are tuned on half as many, other noise).")
     steps: int = Field(default=60, ge=10, le=300, title="Reverse-diffusion steps",
                        description="Euler-Maruyama steps of the reverse diffusion from t = 1 to t = 0.001.")
