@@ -7,14 +7,21 @@
 * The path search (vectorised: a 64-point grid and 3 rounds of 25) against the official code's scalar loop
   (one evaluation of the value per h), same kappa.
 * Headline: every method (baselines tuned on validation) on each data set, 3 seeds.
+* Against the previous version (`--previous DIR`, a checkout of the code before issue 42, e.g.
+  `git archive 6b18091 models | tar -x -C DIR`): each version's page default on the same seeds, one process per
+  version, CPU seconds per seed and the paper's quantity (worst-group accuracy, IRS - ERM), with group DRO and JTT.
 
-    python benchmarks/bench_robust_satisficing.py [--quick]
+    python benchmarks/bench_robust_satisficing.py [--quick] [--previous DIR --seeds 100 101 102]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
+import os
+import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -127,10 +134,53 @@ def headline(seeds: list[int], epochs: int) -> None:
         print(f"{'':10s} | verdict: {r.verdict().label} ({time.perf_counter() - start:.0f} s)")
 
 
+VERSION_RUN = """
+import json, sys, time
+sys.path.insert(0, ".")
+from models.common import no_progress
+from models.robust_satisficing import SPEC
+rows = []
+for seed in json.loads(sys.argv[1]):
+    start = time.process_time()
+    m = SPEC.run(SPEC.params_model(seed=seed), no_progress).seeds_run[0].methods
+    rows.append({"seed": seed, "cpu": time.process_time() - start, "irs": m.irs.worst, "erm": m.erm.worst,
+                 "dro": m.group_dro.worst, "jtt": m.jtt.worst, "irs_avg": m.irs.average, "erm_avg": m.erm.average})
+print(json.dumps(rows))
+"""
+
+
+def version_rows(tree: Path, seeds: list[int]) -> list[dict[str, float]]:
+    """One version's page default on each seed, in its own process (its own `models` package), one thread."""
+    env = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONPATH": str(tree)}
+    done = subprocess.run([sys.executable, "-c", VERSION_RUN, json.dumps(seeds)], cwd=tree, env=env, check=True,
+                          capture_output=True, text=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
+
+
+def against_previous(previous: Path, seeds: list[int]) -> None:
+    """The page default of the previous version and of today's, same seeds: CPU seconds and worst-group accuracy."""
+    print(f"\nAgainst the previous version ({previous}), page defaults, seeds {seeds}; worst-group test accuracy (%)")
+    print("version | seed | CPU s | IRS | ERM | IRS - ERM | group DRO | JTT | average IRS - ERM")
+    for name, tree in (("previous", previous), ("today", Path(__file__).resolve().parents[1])):
+        rows = version_rows(tree, seeds)
+        for r in rows:
+            print(f"{name} | {r['seed']} | {r['cpu']:.1f} | {100 * r['irs']:.1f} | {100 * r['erm']:.1f} | "
+                  f"{100 * (r['irs'] - r['erm']):+.1f} | {100 * r['dro']:.1f} | {100 * r['jtt']:.1f} | "
+                  f"{100 * (r['irs_avg'] - r['erm_avg']):+.1f}")
+        gains = [100 * (r["irs"] - r["erm"]) for r in rows]
+        print(f"{name} | mean | {statistics.mean(r['cpu'] for r in rows):.1f} | | | {statistics.mean(gains):+.1f} "
+              f"(sd {statistics.stdev(gains) if len(gains) > 1 else 0.0:.1f}) | | |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--previous", type=Path, help="a checkout of the previous version (its models/ folder)")
+    parser.add_argument("--seeds", type=int, nargs="+", default=[100, 101, 102])
     args = parser.parse_args()
+    if args.previous is not None:
+        against_previous(args.previous, args.seeds)
+        return
     for rows in (200, 1000) if args.quick else (200, 1000, 4000):
         step_speed(rows, 20 if args.quick else 100)
     headline([0, 1, 2], 300 if args.quick else 1500)

@@ -15,7 +15,8 @@ TauMultiplier = Annotated[float, Field(ge=1.0, le=3.0)]
 
 
 class Params(BaseModel):
-    """Inputs of one run; the defaults (Waterbirds-like data, a 32-unit network, 1,500 epochs, one seed) take about 20 s."""
+    """Inputs of one run; the defaults (Waterbirds-like data, a 32-unit network, 1,500 epochs, 3 seeds: one seed
+    is not the paper's effect) take about 30 s on one core."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -49,7 +50,7 @@ class Params(BaseModel):
         default=1000, ge=200, le=20000, title="Training rows (synthetic sets)",
         description="Training rows of the synthetic sets (validation: half as many; the others use bundled rows).",
     )
-    seeds: int = seeds_field(default=1, maximum=5)
+    seeds: int = seeds_field(default=3, maximum=5)
     seed: int = Field(default=0, ge=0, le=2**31 - 1, title="Seed",
                       description="Base seed of the data, the split and the initialisation.")
 

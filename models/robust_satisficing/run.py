@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import partial
-
 import numpy as np
 import torch
 
@@ -28,17 +25,20 @@ from models.robust_satisficing.result import (
     SweepPoint,
 )
 from models.robust_satisficing.training import (
+    JTT_FRACTION,
     Fit,
+    GroupDROWeights,
     PassCount,
     Problem,
+    Weighting,
+    erm_weights,
+    irs_weights,
     jtt_errors,
+    jtt_weights,
     make_model,
     per_sample_losses,
-    train_erm,
-    train_group_dro,
-    train_irs,
-    train_jtt,
-    train_tilted_erm,
+    tilted_erm_weights,
+    train_many,
 )
 
 __all__ = ["DRO_STEPS", "JTT_UPWEIGHTS", "MAX_WORK", "TERM_TILTS", "run"]
@@ -46,8 +46,8 @@ __all__ = ["DRO_STEPS", "JTT_UPWEIGHTS", "MAX_WORK", "TERM_TILTS", "run"]
 MAX_WORK = 4e8  # epochs x training rows x trainings x (1 + hidden / 16)
 TRACE_POINTS = 200
 DRO_STEPS = (0.01, 0.1, 1.0, 10.0)  # each baseline's grid, chosen by worst-group validation score (the same rule for all)
-TERM_TILTS = (0.5, 2.0, 8.0)
-JTT_UPWEIGHTS = (3.0, 10.0, 30.0)
+TERM_TILTS = (0.1, 0.5, 2.0, 8.0)
+JTT_UPWEIGHTS = (1.5, 3.0, 10.0, 30.0)
 TRAININGS = 2 + len(DRO_STEPS) + len(TERM_TILTS) + len(JTT_UPWEIGHTS) + 1  # ERM, IRS, grids, JTT's first stage
 
 
@@ -101,21 +101,9 @@ def _score(fit: Fit, data: ShiftedData, device: str, setting: str) -> MethodScor
                        groups=rows)
 
 
-def _tuned(candidates: list[tuple[str, Callable[[Progress], Fit]]], data: ShiftedData, device: str,
-           progress: Progress) -> MethodScore:
-    """Every setting of one baseline's grid; the one with the best worst-group validation score is reported."""
-    return _tuned_grid(candidates, data, device, progress)[0]
-
-
-def _tuned_grid(candidates: list[tuple[str, Callable[[Progress], Fit]]], data: ShiftedData, device: str,
-                progress: Progress) -> tuple[MethodScore, list[float]]:
-    """The chosen setting's scores and every setting's worst-group validation score (the grid's record)."""
-    monotone = MonotoneProgress(progress)
-    scores = []
-    for k, (setting, train) in enumerate(candidates):
-        fit = train(monotone.stage(k / len(candidates), (k + 1) / len(candidates)))
-        scores.append(_score(fit, data, device, setting))
-    return max(scores, key=lambda s: s.validation_worst), [s.validation_worst for s in scores]
+def _chosen(scores: list[MethodScore]) -> MethodScore:
+    """The grid setting with the best worst-group validation score (the first of equal ones) is reported."""
+    return max(scores, key=lambda s: s.validation_worst)
 
 
 def _problem(params: Params, data: ShiftedData, seed: int, device: str) -> Problem:
@@ -131,32 +119,47 @@ KL_ACTIVE = 1e-3  # nats: IRS's final tilt counts as active (the method reweight
 Units = dict[str, np.ndarray] | None
 
 
+def _grid(problem: Problem, errors: tuple[torch.Tensor, Fit]) -> list[tuple[str, str, Weighting, Fit | None]]:
+    """(method, setting, weighting, fit) of every training after JTT's first stage: ERM, IRS and each baseline's grid."""
+    jtt = [(f"upweight {u:g}", *jtt_weights(errors, u)) for u in JTT_UPWEIGHTS]
+    return ([("erm", "—", erm_weights(problem), None)]
+            + [("group_dro", f"eta = {s:g}", GroupDROWeights(problem.groups, problem.n_groups, s), None)
+               for s in DRO_STEPS]
+            + [("tilted_erm", f"t = {t:g}", tilted_erm_weights(t), None) for t in TERM_TILTS]
+            + [("jtt", setting, weighting, fit) for setting, weighting, fit in jtt])
+
+
 def _run_seed(params: Params, seed: int, progress: Progress) -> tuple[SeedScores, dict[str, object], Units]:
-    """One seed: data, ERM, IRS, JTT's first stage and the three tuned baselines."""
+    """One seed: data, JTT's first stage, then ERM, IRS and the baselines' grids trained side by side."""
     monotone = MonotoneProgress(progress)
     data = build(params.dataset, np.random.default_rng(seed), train_size=params.train_size)
     _check_budget(params, data.train.n)
     device = torch_device()
     problem = _problem(params, data, seed, device)
-    share = 1.0 / TRAININGS
-    erm = train_erm(problem, monotone.stage(0, share))
-    irs = train_irs(problem, monotone.stage(share, 2 * share), tau_multiplier=params.tau_multiplier)
-    errors = jtt_errors(problem, monotone.stage(2 * share, 3 * share))
-    dro, dro_grid = _tuned_grid([(f"eta = {s:g}", partial(train_group_dro, problem, eta=s)) for s in DRO_STEPS],
-                                data, device, monotone.stage(3 * share, 6 * share))
-    term, term_grid = _tuned_grid([(f"t = {t:g}", partial(train_tilted_erm, problem, tilt=t)) for t in TERM_TILTS],
-                                  data, device, monotone.stage(6 * share, 9 * share))
-    jtt, jtt_grid = _tuned_grid([(f"upweight {u:g}", partial(train_jtt, problem, upweight=u, errors=errors))
-                                 for u in JTT_UPWEIGHTS], data, device, monotone.stage(9 * share, 1.0))
-    grids = [best_on_grid("group DRO", "eta", DRO_STEPS, dro_grid, lower_is_better=False),
-             best_on_grid("tilted ERM", "t", TERM_TILTS, term_grid, lower_is_better=False),
-             best_on_grid("JTT", "upweight", JTT_UPWEIGHTS, jtt_grid, lower_is_better=False)]
+    errors = jtt_errors(problem, monotone.stage(0.0, JTT_FRACTION / (1 + JTT_FRACTION)))
+    irs_weighting = irs_weights(problem, params.tau_multiplier)
+    grid = _grid(problem, errors)
+    fits = train_many(problem, [irs_weighting] + [g[2] for g in grid],
+                      monotone.stage(JTT_FRACTION / (1 + JTT_FRACTION), 1.0), "ERM, IRS and the baselines",
+                      fits=[irs_weighting.fit] + [g[3] or Fit(torch.nn.Identity(), PassCount()) for g in grid])
+    irs, trained = fits[0], dict(zip([(g[0], g[1]) for g in grid], fits[1:], strict=True))
+    erm = trained[("erm", "—")]
+    scored = {key: _score(fit, data, device, key[1]) for key, fit in trained.items()}
+    chosen, grids = {}, []
+    for key, tuned, param, values in (("group_dro", "group DRO", "eta", DRO_STEPS),
+                                      ("tilted_erm", "tilted ERM", "t", TERM_TILTS),
+                                      ("jtt", "JTT", "upweight", JTT_UPWEIGHTS)):
+        candidates = [score for (k, _), score in scored.items() if k == key]
+        chosen[key] = _chosen(candidates)
+        grids.append(best_on_grid(tuned, param, values, [s.validation_worst for s in candidates],
+                                  lower_is_better=False))
     model = make_model(problem)
     with torch.no_grad():
         initial_loss = float(per_sample_losses(model, problem, problem.X, problem.y).mean())
     untrained = Fit(model, PassCount(1, 0, 1), train_loss=[initial_loss])
-    methods = Methods(erm=_score(erm, data, device, "—"), group_dro=dro, tilted_erm=term, jtt=jtt,
-                      irs=_score(irs, data, device, f"tau = max({params.tau_multiplier:g} x loss, 0.1)"))
+    methods = Methods(erm=scored[("erm", "—")], irs=_score(irs, data, device,
+                                                           f"tau = max({params.tau_multiplier:g} x loss, 0.1)"),
+                      **chosen)
     scores = SeedScores(seed=seed, methods=methods, untrained=_score(untrained, data, device, "initialisation"),
                         tau=irs.tau[-1], fragility=irs.fragility[-1], kl=irs.kl[-1], tilted=irs.kl[-1] > KL_ACTIVE)
     units = None if data.regression else _units(irs, erm, untrained, data, device)
@@ -166,11 +169,12 @@ def _run_seed(params: Params, seed: int, progress: Progress) -> tuple[SeedScores
 def _sweep(params: Params, first: dict[str, object], progress: Progress) -> list[SweepPoint]:
     data, problem = first["data"], first["problem"]
     assert isinstance(data, ShiftedData) and isinstance(problem, Problem)
-    monotone = MonotoneProgress(progress)
+    if not params.tau_sweep:
+        return []
+    weightings = [irs_weights(problem, factor) for factor in params.tau_sweep]
+    fits = train_many(problem, list(weightings), progress, "IRS, tau sweep", fits=[w.fit for w in weightings])
     points = []
-    for k, factor in enumerate(params.tau_sweep):
-        fit = train_irs(problem, monotone.stage(k / len(params.tau_sweep), (k + 1) / len(params.tau_sweep)),
-                        tau_multiplier=factor)
+    for factor, fit in zip(params.tau_sweep, fits, strict=True):
         score = _score(fit, data, torch_device(), "")
         points.append(SweepPoint(tau_multiplier=factor, tau=fit.tau[-1], fragility=fit.fragility[-1], kl=fit.kl[-1],
                                  average=score.average, worst_group=score.worst, degradation=score.degradation,

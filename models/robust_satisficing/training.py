@@ -19,7 +19,8 @@ from models.robust_satisficing.tilted import maximise_along_path, tilted_weights
 
 __all__ = [
     "DRO_STEP", "GroupDROWeights", "JTT_FRACTION", "JTT_UPWEIGHT", "TERM_TILT", "Fit", "IRSWeights", "Problem", "PassCount", "jtt_errors",
-    "train_erm", "train_group_dro", "train_irs", "train_jtt", "train_tilted_erm",
+    "Stacked", "Weighting", "erm_weights", "irs_weights", "jtt_weights", "tilted_erm_weights", "train_erm", "train_group_dro",
+    "train_irs", "train_jtt", "train_many", "train_tilted_erm",
 ]
 
 DRO_STEP = 0.1  # group DRO's exponentiated-gradient step on the group weights (per full-batch step)
@@ -111,38 +112,96 @@ def per_sample_losses(model: torch.nn.Module, problem: Problem, X: torch.Tensor,
 Weighting = Callable[[torch.Tensor, int], torch.Tensor]  # (detached losses, step) -> per-row weights summing to 1
 
 
-def _train(problem: Problem, weighting: Weighting, progress: Progress, label: str, *, epochs: int | None = None,
-           fit: Fit | None = None) -> Fit:
-    """The shared loop: forward, weights from the detached losses, one backward of sum_i w_i l_i, Adam step
-    (cosine-annealed learning rate, as the official IRS trainer)."""
-    model = make_model(problem)
-    fit = fit or Fit(model, PassCount())
-    fit.model = model
-    optimiser = torch.optim.Adam(model.parameters(), lr=problem.learning_rate, weight_decay=WEIGHT_DECAY)
+class Stacked(torch.nn.Module):
+    """`copies` networks of `make_model`'s shape trained side by side: weights stacked on a leading axis and
+    batched matrix products (X -> (copies, n, outputs)). Every copy starts from the seed's initialisation, and
+    Adam, its weight decay and the gradient of a sum of per-copy objectives act element by element, so copy m
+    follows the trajectory a training of that copy alone would (tested)."""
+
+    def __init__(self, problem: Problem, copies: int) -> None:
+        super().__init__()
+        base = [layer for layer in make_model(problem).modules() if isinstance(layer, torch.nn.Linear)]
+        self.problem, self.copies = problem, copies
+        self.weights = torch.nn.ParameterList(
+            [torch.nn.Parameter(layer.weight.detach().t().repeat(copies, 1, 1).contiguous()) for layer in base])
+        self.biases = torch.nn.ParameterList(
+            [torch.nn.Parameter(layer.bias.detach().repeat(copies, 1, 1).contiguous()) for layer in base])
+
+    def forward(self, X: torch.Tensor) -> torch.Tensor:
+        h = X.expand(self.copies, *X.shape)
+        for k, (weight, bias) in enumerate(zip(self.weights, self.biases, strict=True)):
+            h = torch.baddbmm(bias, h, weight)
+            if k < len(self.weights) - 1:
+                h = torch.relu(h)
+        return h
+
+    def member(self, m: int) -> torch.nn.Module:
+        """Copy m as a plain network (`make_model`'s layers holding its trained weights)."""
+        model = make_model(self.problem)
+        with torch.no_grad():
+            for layer, weight, bias in zip([x for x in model.modules() if isinstance(x, torch.nn.Linear)], self.weights,
+                                           self.biases, strict=True):
+                layer.weight.copy_(weight[m].t())
+                layer.bias.copy_(bias[m, 0])
+        return model
+
+
+def stacked_losses(out: torch.Tensor, problem: Problem) -> torch.Tensor:
+    """Per-row losses of every copy: (copies, n)."""
+    copies, n = out.shape[0], out.shape[1]
+    if problem.regression:
+        return (out[:, :, 0] - problem.y[None, :]) ** 2
+    flat = torch.nn.functional.cross_entropy(out.reshape(copies * n, -1), problem.y.repeat(copies), reduction="none")
+    return flat.view(copies, n)
+
+
+def train_many(problem: Problem, weightings: list[Weighting], progress: Progress, label: str, *,
+               epochs: int | None = None, fits: list[Fit] | None = None) -> list[Fit]:
+    """The shared loop for several methods at once: forward of every copy, each copy's weights from its own
+    detached losses, one backward of sum_m sum_i w_mi l_mi (each copy's gradient once), Adam step (cosine-annealed
+    learning rate, as the official IRS trainer). Every method takes one forward and one backward pass per step."""
+    stacked = Stacked(problem, len(weightings))
+    fits = fits or [Fit(torch.nn.Identity(), PassCount()) for _ in weightings]
+    optimiser = torch.optim.Adam(stacked.parameters(), lr=problem.learning_rate, weight_decay=WEIGHT_DECAY)
     steps = epochs if epochs is not None else problem.epochs
     schedule = torch.optim.lr_scheduler.CosineAnnealingLR(optimiser, T_max=steps)
     report = max(1, steps // 20)
     for step in range(steps):
-        losses = per_sample_losses(model, problem, problem.X, problem.y)
-        fit.passes.forward += 1
-        weights = weighting(losses.detach(), step)
-        objective = torch.dot(weights, losses)
+        losses = stacked_losses(stacked(problem.X), problem)
+        detached = losses.detach()
+        weights = torch.stack([weighting(detached[m], step) for m, weighting in enumerate(weightings)])
+        objective = (weights * losses).sum()
         optimiser.zero_grad(set_to_none=True)
         objective.backward()
-        fit.passes.backward += 1
         optimiser.step()
         schedule.step()
-        fit.passes.steps += 1
-        fit.train_loss.append(float(losses.detach().mean()))
+        for fit, loss in zip(fits, detached.mean(dim=1).tolist(), strict=True):
+            fit.passes.forward += 1
+            fit.passes.backward += 1
+            fit.passes.steps += 1
+            fit.train_loss.append(loss)
         if step % report == 0 or step == steps - 1:
             progress((step + 1) / steps, f"{label}: epoch {step + 1}/{steps}")
-    return fit
+    for m, fit in enumerate(fits):
+        fit.model = stacked.member(m)
+    return fits
+
+
+def _train(problem: Problem, weighting: Weighting, progress: Progress, label: str, *, epochs: int | None = None,
+           fit: Fit | None = None) -> Fit:
+    """One method alone (`train_many` with one copy)."""
+    return train_many(problem, [weighting], progress, label, epochs=epochs, fits=None if fit is None else [fit])[0]
+
+
+def erm_weights(problem: Problem) -> Weighting:
+    """Empirical risk minimisation: uniform weights 1/n."""
+    n = problem.X.shape[0]
+    return lambda losses, step: torch.full_like(losses, 1.0 / n)
 
 
 def train_erm(problem: Problem, progress: Progress) -> Fit:
     """Empirical risk minimisation: uniform weights 1/n."""
-    n = problem.X.shape[0]
-    return _train(problem, lambda losses, step: torch.full_like(losses, 1.0 / n), progress, "ERM")
+    return _train(problem, erm_weights(problem), progress, "ERM")
 
 
 class GroupDROWeights:
@@ -169,18 +228,21 @@ def train_group_dro(problem: Problem, progress: Progress, eta: float = DRO_STEP)
     return _train(problem, weighting, progress, f"group DRO (eta = {eta:g})")
 
 
+def tilted_erm_weights(tilt: float) -> Weighting:
+    """Tilted ERM (Li et al. 2021) at a fixed tilt t: weights softmax(t l_i)."""
+    return lambda losses, step: tilted_weights(losses, 1.0 / tilt)
+
+
 def train_tilted_erm(problem: Problem, progress: Progress, tilt: float = TERM_TILT) -> Fit:
     """Tilted ERM (Li et al. 2021) at a fixed tilt t: weights softmax(t l_i)."""
-    return _train(problem, lambda losses, step: tilted_weights(losses, 1.0 / tilt), progress, f"tilted ERM (t = {tilt:g})")
+    return _train(problem, tilted_erm_weights(tilt), progress, f"tilted ERM (t = {tilt:g})")
 
 
 def jtt_errors(problem: Problem, progress: Progress) -> tuple[torch.Tensor, Fit]:
     """JTT's first stage: a short ERM run (JTT_FRACTION of the epochs); the rows it gets wrong (regression: the
     worst-fit fifth) form the error set."""
     first_steps = max(1, round(JTT_FRACTION * problem.epochs))
-    n = problem.X.shape[0]
-    first = _train(problem, lambda losses, step: torch.full_like(losses, 1.0 / n), progress, "JTT (identification)",
-                   epochs=first_steps)
+    first = _train(problem, erm_weights(problem), progress, "JTT (identification)", epochs=first_steps)
     with torch.no_grad():
         out = first.model(problem.X)
         if problem.regression:
@@ -196,12 +258,20 @@ def train_jtt(problem: Problem, progress: Progress, upweight: float = JTT_UPWEIG
     """Just Train Twice (Liu et al. 2021): a short ERM run finds its errors, which are upweighted in a second run.
 
     `errors` reuses a first stage shared by several upweights (its passes are counted in every JTT fit)."""
-    wrong, first = errors if errors is not None else jtt_errors(problem, lambda f, m="": progress(0.2 * f, m))
+    errors = errors if errors is not None else jtt_errors(problem, lambda f, m="": progress(0.2 * f, m))
+    weighting, fit = jtt_weights(errors, upweight)
+    return _train(problem, weighting, lambda f, m="": progress(0.2 + 0.8 * f, m), f"JTT (upweight {upweight:g})",
+                  fit=fit)
+
+
+def jtt_weights(errors: tuple[torch.Tensor, Fit], upweight: float) -> tuple[Weighting, Fit]:
+    """JTT's second-stage weights (the error set upweighted, normalised) and a fit that starts with the first
+    stage's passes."""
+    wrong, first = errors
     upweights = torch.where(wrong, upweight, 1.0).to(torch.float32)
     upweights = upweights / upweights.sum()
     fit = Fit(torch.nn.Identity(), PassCount(first.passes.forward, first.passes.backward, first.passes.steps))
-    return _train(problem, lambda losses, step: upweights, lambda f, m="": progress(0.2 + 0.8 * f, m),
-                  f"JTT (upweight {upweight:g})", fit=fit)
+    return (lambda losses, step: upweights), fit
 
 
 class IRSWeights:
@@ -242,7 +312,11 @@ def train_irs(problem: Problem, progress: Progress, tau_multiplier: float = TAU_
     """Iterative robust satisficing as the official code runs it: a plain-loss warm-up (WARMUP_SHARE of the
     epochs), then per step the group tilt p* maximising (E_p[l] - tau) / KL(p || p0) at tau tied to the current
     loss, and one backward pass of the tilted group loss scaled by 1 / KL."""
-    fit = Fit(torch.nn.Identity(), PassCount())
+    weighting = irs_weights(problem, tau_multiplier)
+    return _train(problem, weighting, progress, f"IRS (tau = {tau_multiplier:g} x loss)", fit=weighting.fit)
+
+
+def irs_weights(problem: Problem, tau_multiplier: float = TAU_MULTIPLIER) -> IRSWeights:
+    """IRS's weighting with its warm-up (WARMUP_SHARE of the epochs) and a fit that records kappa, tau and KL."""
     warmup = max(1, round(WARMUP_SHARE * problem.epochs))
-    weighting = IRSWeights(problem.groups, problem.n_groups, warmup, fit, tau_multiplier)
-    return _train(problem, weighting, progress, f"IRS (tau = {tau_multiplier:g} x loss)", fit=fit)
+    return IRSWeights(problem.groups, problem.n_groups, warmup, Fit(torch.nn.Identity(), PassCount()), tau_multiplier)

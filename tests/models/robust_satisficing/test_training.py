@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 import torch
 
@@ -16,10 +18,14 @@ from models.robust_satisficing.training import (
     IRSWeights,
     PassCount,
     Problem,
+    erm_weights,
+    irs_weights,
+    tilted_erm_weights,
     train_erm,
     train_group_dro,
     train_irs,
     train_jtt,
+    train_many,
     train_tilted_erm,
 )
 
@@ -104,3 +110,23 @@ def test_group_dro_step_size_changes_the_model(small_problem: Problem) -> None:
     small = train_group_dro(small_problem, no_progress, eta=0.001)
     large = train_group_dro(small_problem, no_progress, eta=1.0)
     assert small.train_loss[-1] != large.train_loss[-1]
+
+
+@pytest.mark.parametrize("hidden", [0, 8])
+def test_side_by_side_training_equals_each_training_alone(small_problem: Problem, hidden: int) -> None:
+    """train_many (stacked copies, one backward of the summed objectives) gives every method exactly the losses and
+    the model it gets trained alone."""
+    problem = dataclasses.replace(small_problem, hidden=hidden)
+    alone = [train_erm(problem, no_progress), train_group_dro(problem, no_progress, eta=1.0),
+             train_tilted_erm(problem, no_progress, tilt=2.0), train_irs(problem, no_progress)]
+    irs = irs_weights(problem)
+    together = train_many(problem, [erm_weights(problem), GroupDROWeights(problem.groups, problem.n_groups, 1.0),
+                                    tilted_erm_weights(2.0), irs], no_progress, "all",
+                          fits=[Fit(torch.nn.Identity(), PassCount()) for _ in range(3)] + [irs.fit])
+    assert len({tuple(f.train_loss) for f in together}) == 4  # the methods differ
+    for one, other in zip(alone, together, strict=True):
+        assert one.train_loss == pytest.approx(other.train_loss, rel=1e-6, abs=1e-7)
+        with torch.no_grad():
+            assert torch.allclose(one.model(problem.X), other.model(problem.X), atol=1e-5)
+        assert other.passes.backward == other.passes.steps == problem.epochs
+    assert alone[3].kl == pytest.approx(together[3].kl, rel=1e-5, abs=1e-9)
