@@ -32,10 +32,10 @@ SPEC = MethodSpec(
     name="rc_fcl",
     nav_title="RC-FCL drift",
     title="RC-FCL: federated continual learning under asynchronous concept drift",
-    # The authors are not listed on the ICML 2026 poster page we could read; the link names the paper.
+    # Authors from an index of ICML 2026 continual-learning papers (the poster page lists none); no code found.
     paper=Paper(title="RC-FCL: Combating Asynchronous Concept Drift in Federated Continual Learning via "
                       "Retrospective Calibration",
-                authors="Authors as listed at the link", url="https://icml.cc/virtual/2026/poster/64573"),
+                authors="Hang Su, Yijun Mo, Zhiyu Zhang, Yankai Jiang, Bo Liu, et al.", url="https://icml.cc/virtual/2026/poster/64573"),
     summary=(
         "Ten clients move through a shared concept stream at their own rounds and by their own amounts. Each "
         "compares its fresh batches with a generated reference of what it learned before; a flag starts a "
