@@ -4,12 +4,20 @@
   60 boosted stumps and on the default 40 stages of depth 3, whole space and alpha = 0.1, three seeds:
   rounds, seconds, trees kept, whether the MILP proves the result, disagreements in 20,000 fresh points.
 
-    python benchmarks/bench_pine_pruning.py [--quick]
+* Against the previous version (`--previous DIR`, a checkout of the code before issue 42, e.g.
+  `git archive 6b18091 models | tar -x -C DIR`): each version's page default on the same 3 seeds, one process
+  per version, CPU seconds per seed and the paper's quantity (pruning rate: trees pruned, % of the ensemble, by
+  PINE at each alpha and by whole-space faithful pruning; proved or not).
+
+    python benchmarks/bench_pine_pruning.py [--quick] [--previous DIR --seed 100]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -59,10 +67,50 @@ def milp_against_sampling(seeds: list[int], setting: dict[str, object]) -> None:
                       f"{s.ensemble.size} | {proved} | {wrong} of {len(fresh)}")
 
 
+VERSION_RUN = """
+import json, sys, time
+sys.path.insert(0, ".")
+from models.common import no_progress
+from models.pine_pruning import SPEC
+start = time.process_time()
+r = SPEC.run(SPEC.params_model(seed=int(sys.argv[1]), seeds=3), no_progress)
+seconds = (time.process_time() - start) / len(r.per_seed)
+rows = [{"seed": s.seed, "cpu": seconds, "total": r.total_trees,
+         "whole": [s.whole_space.trees_kept, s.whole_space.converged],
+         "curve": [[p.alpha, p.trees_kept, p.converged] for p in sorted(s.curve, key=lambda p: p.alpha)]}
+        for s in r.per_seed]
+print(json.dumps(rows))
+"""
+
+
+def against_previous(previous: Path, seed: int) -> None:
+    """Each version's page default on seeds seed..seed+2 (one run, as the page does): CPU seconds per seed and
+    the pruning rates; a pruning the MILP did not prove is marked '?'."""
+    print(f"\nAgainst the previous version ({previous}), page defaults, seeds {seed}-{seed + 2}; "
+          "pruning rate = trees pruned, % of the ensemble (? = not proved)")
+    print("version | seed | CPU s per seed | trees | whole space | PINE at each alpha | PINE - whole space (mean over alpha)")
+    for name, tree in (("previous", previous), ("today", Path(__file__).resolve().parents[1])):
+        env = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONPATH": str(tree)}
+        done = subprocess.run([sys.executable, "-c", VERSION_RUN, str(seed)], cwd=tree, env=env, check=True,
+                              capture_output=True, text=True)
+        for r in json.loads(done.stdout.strip().splitlines()[-1]):
+            def rate(kept: int, proved: bool, total: int = r["total"]) -> str:
+                return f"{100 * (1 - kept / total):.1f}{'' if proved else '?'}"
+            whole = 100 * (1 - r["whole"][0] / r["total"])
+            gain = sum(100 * (1 - k / r["total"]) - whole for _, k, _ in r["curve"]) / len(r["curve"])
+            curve = ", ".join(f"a={a:g}: {rate(k, ok)}" for a, k, ok in r["curve"])
+            print(f"{name} | {r['seed']} | {r['cpu']:.1f} | {r['total']} | {rate(*r['whole'])} | {curve} | {gain:+.1f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true", help="smaller check, one seed")
+    parser.add_argument("--previous", type=Path, help="a checkout of the previous version (its models/ folder)")
+    parser.add_argument("--seed", type=int, default=100)
     args = parser.parse_args()
+    if args.previous is not None:
+        against_previous(args.previous, args.seed)
+        return
     seeds = [0] if args.quick else [0, 1, 2]
     milp_against_sampling(seeds, {"max_depth": 1, "trees": 60, "oracle_rounds": 60})
     milp_against_sampling(seeds, {})

@@ -39,7 +39,7 @@ SPEC = MethodSpec(
     title="PINE: prune a tree ensemble without changing any in-distribution prediction",
     paper=Paper(title='PINE: Pruning Boosted Tree Ensembles with Conformal In-Distribution Prediction Equivalence',
                 authors='Haruki Yajima, Yusuke Matsui',
-                url='https://arxiv.org/abs/2605.28068'),
+                url='https://arxiv.org/abs/2605.28068', code_url="https://github.com/Haruk1y/pine"),
     summary=(
         "A gradient-boosted ensemble (or a random forest) is pruned to weighted trees whose class equals the full "
         "ensemble's on a conformal in-distribution region (a Chow-Liu density above a calibrated threshold), proved by "

@@ -92,3 +92,9 @@ def test_conformal_coverage_on_held_out_data_is_close_to_one_minus_alpha() -> No
             coverages[alpha].append(float(np.mean(density.log_likelihood(test.X) >= threshold)))
     for alpha, values in coverages.items():
         assert abs(np.mean(values) - (1 - alpha)) < 0.02
+
+
+def test_citation_names_the_official_code() -> None:
+    """The Paper record and the About name the paper's official code (github.com/Haruk1y/pine)."""
+    assert SPEC.paper.code_url == "https://github.com/Haruk1y/pine"
+    assert "https://github.com/Haruk1y/pine" in SPEC.about
