@@ -134,7 +134,7 @@ def _title(figure: Any) -> None:
     wrapped = wrap(text, TITLE_CHARS)
     lines = wrapped.count("<br>") + 1
     top = [a for a in figure.layout.annotations if a.yref == "paper" and (a.y or 0) >= 0.99]  # subplot titles
-    clear = 14 + 16 * max((str(a.text or "").count("<br>") + 1 for a in top), default=0)
+    clear = 14 + max((16 * (str(a.text or "").count("<br>") + 1) + (a.yshift or 0) for a in top), default=0)
     need = clear + 22 * lines + 16
     figure.update_layout(title={"text": wrapped, "y": 1, "yref": "paper", "yanchor": "bottom", "pad": {"b": clear + 22 * (lines - 1)}})
     if figure.layout.margin.t is None or figure.layout.margin.t < need:

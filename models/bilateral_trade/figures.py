@@ -60,14 +60,13 @@ def _mark_commits(fig: go.Figure, result: Result) -> None:
                     commits.setdefault(span.end, []).append(name.replace("wbb_", "").replace("_", "-"))
     for end, names in commits.items():
         colour = _COLOURS["wbb_two_bit" if names == ["two-bit"] else "wbb_one_bit"]
-        fig.add_vline(
-            x=end,
-            line_dash="dot",
-            line_color=colour,
-            annotation_text=f"WBB {' and '.join(names)}: explore | commit",
-            annotation_position="bottom right",
-            annotation_font_size=10,
-        )
+        fig.add_vline(x=end, line_dash="dot", line_color=colour)
+        _legend_line(fig, f"WBB {' and '.join(names)} commits (t = {end:,})", colour, "dot")
+
+
+def _legend_line(fig: go.Figure, label: str, colour: str, dash: str) -> None:
+    """A legend entry for a marker line drawn across the plot (its label in the legend, not over the curves)."""
+    fig.add_trace(go.Scatter(x=[None], y=[None], mode="lines", name=label, line={"color": colour, "dash": dash}))
 
 
 def _shade_phases(fig: go.Figure, result: Result) -> None:
@@ -79,16 +78,9 @@ def _shade_phases(fig: go.Figure, result: Result) -> None:
         return
     for span in result.learners[name].phases:
         if span.phase in _PHASE_COLOURS:
-            fig.add_vrect(
-                x0=span.start,
-                x1=span.end,
-                fillcolor=_PHASE_COLOURS[span.phase],
-                line_width=0,
-                layer="below",
-                annotation_text=span.phase,
-                annotation_position="top left",
-                annotation_font_size=10,
-            )
+            fig.add_vrect(x0=span.start, x1=span.end, fillcolor=_PHASE_COLOURS[span.phase], line_width=0, layer="below")
+            fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", name=f"shaded: {span.phase} (t < {span.end:,})",
+                                     marker={"symbol": "square", "size": 12, "color": _PHASE_COLOURS[span.phase]}))
 
 
 def _regret_figure(result: Result, benchmark: str) -> go.Figure:
@@ -100,14 +92,10 @@ def _regret_figure(result: Result, benchmark: str) -> go.Figure:
     if benchmark == "gbb":
         for name, summary in result.learners.items():
             if summary.crossing_round is not None and summary.family == "gbb":
-                fig.add_vline(
-                    x=summary.crossing_round,
-                    line_dash="dash",
-                    line_color=_COLOURS.get(name, "#444444"),
-                    annotation_text=f"below fixed price from t = {summary.crossing_round:,}",
-                    annotation_position="top right",
-                    annotation_font_size=10,
-                )
+                colour = _COLOURS.get(name, "#444444")
+                fig.add_vline(x=summary.crossing_round, line_dash="dash", line_color=colour)
+                _legend_line(fig, f"{summary.label} below the fixed price from t = {summary.crossing_round:,}",
+                             colour, "dash")
     value = result.benchmarks.gbb if benchmark == "gbb" else result.benchmarks.wbb
     title = (
         "GBB optimum (best distribution over price couples)"
@@ -117,8 +105,9 @@ def _regret_figure(result: Result, benchmark: str) -> go.Figure:
     fig.update_layout(
         title=f"Cumulative regret against the {title}, {value:.4f} GFT per round",
         xaxis_title="round t",
-        yaxis_title="regret: t x OPT - expected GFT collected",
-        legend={"orientation": "h", "y": -0.2},
+        yaxis_title="regret, t x OPT - GFT (GFT units)",
+        legend={"orientation": "h", "yanchor": "top", "y": -0.2, "xanchor": "left", "x": 0},
+        height=640,
     )
     return fig
 
@@ -128,23 +117,19 @@ def _phase_figure(result: Result) -> go.Figure:
     fig = go.Figure()
     names = list(result.learners)
     labels = [result.learners[n].label for n in names]
-    for phase, colour in _PHASE_BAR_COLOURS.items():
+    for phase, colour in _PHASE_BAR_COLOURS.items():  # horizontal: the learners' names read in full
         values = [getattr(result.learners[n].regret_by_phase, phase) for n in names]
-        fig.add_trace(go.Bar(x=labels, y=values, name=phase, marker_color=colour))
+        fig.add_trace(go.Bar(y=labels, x=values, name=phase, marker_color=colour, orientation="h"))
     fixed = (result.benchmarks.gbb - result.benchmarks.fixed_price) * result.horizon
-    fig.add_hline(
-        y=fixed,
-        line_dash="dash",
-        line_color="black",
-        annotation_text=f"best fixed price: {fixed:,.0f}",
-        annotation_position="top left",
-    )
+    fig.add_vline(x=fixed, line_dash="dash", line_color="black")
+    _legend_line(fig, f"best fixed price's regret: {fixed:,.0f}", "black", "dash")
     fig.update_layout(
         barmode="relative",
         title=f"Regret against GBB at T = {result.horizon:,} by phase (mean over {result.seeds} seeds)",
-        xaxis_title="learner",
-        yaxis_title="regret vs GBB (GFT units)",
-        legend={"orientation": "h", "y": -0.3},
+        yaxis_title="learner",
+        yaxis_autorange="reversed",
+        xaxis_title="regret vs GBB (GFT units)",
+        legend={"orientation": "h", "yanchor": "top", "y": -0.22, "xanchor": "left", "x": 0},
     )
     return fig
 
@@ -164,6 +149,16 @@ def _profit_figure(result: Result) -> go.Figure:
     return fig
 
 
+def _label(result: Result, name: str) -> str:
+    return result.learners[name].label if name in result.learners else name.replace("_", " ")
+
+
+def _under(x: float, title: str) -> dict[str, object]:
+    """A horizontal colorbar under the panel centred at paper x (two side-by-side colorbars collide)."""
+    return {"title": {"text": title, "side": "top"}, "orientation": "h", "x": x, "xanchor": "center", "y": -0.3,
+            "yanchor": "top", "len": 0.4, "thickness": 12}
+
+
 def _heatmap_figure(result: Result) -> go.Figure:
     edges = np.asarray(result.heatmap_edges)
     centres = 0.5 * (edges[1:] + edges[:-1])
@@ -172,8 +167,8 @@ def _heatmap_figure(result: Result) -> go.Figure:
         cols=2,
         horizontal_spacing=0.12,
         subplot_titles=(
-            f"{result.heatmap_learner}: share of rounds per price couple",
-            f"LP optimum on the {result.benchmarks.lp_grid_size}-point grid",
+            f"{_label(result, result.heatmap_learner)}:<br>share of rounds per couple",
+            f"LP optimum on the<br>{result.benchmarks.lp_grid_size}-point grid",
         ),
     )
     counts = (
@@ -181,7 +176,7 @@ def _heatmap_figure(result: Result) -> go.Figure:
     )
     fig.add_trace(
         go.Heatmap(
-            x=centres, y=centres, z=counts.T, colorscale="Reds", colorbar={"title": "share", "x": 0.44}
+            x=centres, y=centres, z=counts.T, colorscale="Reds", colorbar=_under(0.22, "share of rounds")
         ),
         1,
         1,
@@ -192,7 +187,7 @@ def _heatmap_figure(result: Result) -> go.Figure:
         j = min(int(couple.q * len(centres)), len(centres) - 1)
         optimum[i, j] += couple.weight
     fig.add_trace(
-        go.Heatmap(x=centres, y=centres, z=optimum.T, colorscale="Blues", colorbar={"title": "weight"}), 1, 2
+        go.Heatmap(x=centres, y=centres, z=optimum.T, colorscale="Blues", colorbar=_under(0.78, "weight of the couple")), 1, 2
     )
     for col in (1, 2):
         fig.add_trace(
@@ -205,8 +200,11 @@ def _heatmap_figure(result: Result) -> go.Figure:
         fig.update_xaxes(title_text="seller price p", range=[0, 1], row=1, col=col)
         fig.update_yaxes(title_text="buyer price q", range=[0, 1], row=1, col=col)
     fig.update_layout(
-        title="Where the learner posts prices vs the GBB optimum (below the diagonal: subsidised, q < p)"
+        title="Where the learner posts prices vs the GBB optimum (below the diagonal: subsidised, q < p)",
+        margin={"t": 130, "b": 150},
+        height=520,
     )
+    fig.update_annotations(yshift=8)  # subplot titles clear of the top tick label
     return fig
 
 

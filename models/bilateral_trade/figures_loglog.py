@@ -125,7 +125,7 @@ def _loglog_layout(fig: go.Figure, horizons: np.ndarray, positive_values: list[n
             "ticktext": ticktext,
         },
         yaxis={
-            "title": "regret at T vs GBB (GFT units, log scale)",
+            "title": "regret at T vs GBB (GFT units)",
             "type": "log",
             "exponentformat": "power",
             **y_ticks,
