@@ -48,11 +48,11 @@ def _pca(result: Result) -> go.Figure:
                                  hovertemplate="%{text}<extra></extra>", **styles[kind]))
     cut = result.seeds_run[0].falling
     fig.update_layout(
-        title=f"Trajectory before step {cut.step} on the top two principal axes of the raw checkpoints (seed "
+        title=f"Trajectory before step {cut.step} on the top two principal axes of the raw<br>checkpoints (seed "
         f"{result.seeds_run[0].seed})<br><sup>top-1 variance share of the last {cut.pca_steps + 1} merges "
         f"{cut.pca_merged:.2f} (raw {cut.pca_raw:.2f}, random walk {cut.pca_random_walk:.2f}; regime from 0.8)</sup>",
         xaxis_title="principal component 1 (parameter units)", yaxis_title="principal component 2 (parameter units)",
-        height=480, legend={"orientation": "h", "yanchor": "top", "y": -0.2, "x": 0},
+        height=480, legend={"orientation": "h", "yanchor": "top", "y": -0.2, "x": 0}, margin={"t": 110},
     )
     return fig
 

@@ -29,7 +29,8 @@ def _drift(result: Result) -> go.Figure:
 
 def _matrices(result: Result) -> go.Figure:
     names = list(result.accuracy_matrix)
-    fig = make_subplots(rows=1, cols=len(names), subplot_titles=[SHORT[n] for n in names], horizontal_spacing=0.04)
+    fig = make_subplots(rows=1, cols=len(names), subplot_titles=[SHORT[n] for n in names], horizontal_spacing=0.04,
+                        shared_yaxes=True)  # one y title, on the first panel, never over a neighbour
     ticks = [str(i + 1) for i in range(len(result.tasks))]
     for k, name in enumerate(names):
         fig.add_heatmap(
@@ -46,7 +47,8 @@ def _matrices(result: Result) -> go.Figure:
             col=k + 1,
         )
         fig.update_xaxes(title_text="evaluated task j", row=1, col=k + 1)
-    fig.update_yaxes(title_text="after training task i", autorange="reversed")
+    fig.update_yaxes(autorange="reversed")
+    fig.update_yaxes(title_text="after training task i", row=1, col=1)
     fig.update_layout(title="Accuracy matrix R[i, j] (%), first seed")
     return fig
 
@@ -77,7 +79,7 @@ def _trade_off(result: Result) -> go.Figure:
 
 def _search(result: Result) -> go.Figure:
     s = result.search
-    titles = ["CKA probe: drift per block", "expected kept copies during the search", "final keep probability"]
+    titles = ["CKA probe:<br>drift per block", "expected kept copies<br>during the search", "final keep<br>probability"]
     fig = make_subplots(rows=1, cols=3, subplot_titles=titles, horizontal_spacing=0.09)
     blocks = [f"block {layer + 1}" for layer in range(len(s.probe_drift))]
     colours = ["#d62728" if layer + 1 in s.candidate_layers else "#7f7f7f" for layer in range(len(s.probe_drift))]
