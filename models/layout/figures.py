@@ -93,11 +93,14 @@ def _floor_plan(result: Result, layout: dict[str, PoseOut], title: str, flagged:
         fig.add_annotation(x=pose.x - reach * math.sin(t), y=pose.y + reach * math.cos(t), ax=pose.x, ay=pose.y,
                            xref="x", yref="y", axref="x", ayref="y", showarrow=True, arrowhead=2, arrowwidth=1.5,
                            arrowcolor="#222", text="")
-        fig.add_annotation(x=lx, y=ly, text=box.name, showarrow=False, font=dict(size=10, color=_BAD if bad else "#111"),
+        fig.add_annotation(x=lx, y=ly, text=box.name.replace("_", " "), showarrow=False, font=dict(size=10, color=_BAD if bad else "#111"),
                            bgcolor="rgba(255,255,255,0.6)")
+    room = result.room
     fig.update_layout(title=title, xaxis_title="x (m), west to east", yaxis_title="y (m), south to north",
                       height=560, margin=dict(l=40, r=20, t=60, b=40))
-    fig.update_yaxes(scaleanchor="x", scaleratio=1)
+    # the room's own extent on both axes; equal scale shrinks the plot area instead of stretching an axis
+    fig.update_xaxes(range=[-0.3, room.width + 0.3], constrain="domain")
+    fig.update_yaxes(range=[-0.3, room.depth + 0.3], scaleanchor="x", scaleratio=1, constrain="domain")
     return fig
 
 
@@ -172,7 +175,7 @@ def _scene_3d(result: Result, flagged: set[str]) -> go.Figure:
         label_z[box.name] = z
     traces.append(go.Scatter3d(
         x=[result.layout[b.name].x for b in result.boxes], y=[result.layout[b.name].y for b in result.boxes],
-        z=[label_z[b.name] for b in result.boxes], mode="text", text=[b.name for b in result.boxes],
+        z=[label_z[b.name] for b in result.boxes], mode="text", text=[b.name.replace("_", " ") for b in result.boxes],
         textfont=dict(color=[_BAD if b.name in flagged else "#111" for b in result.boxes], size=11),
         hoverinfo="skip", name="names"))
     top = max([room.height] + [z + 0.15 for z in label_z.values()])
@@ -185,7 +188,7 @@ def _scene_3d(result: Result, flagged: set[str]) -> go.Figure:
                    yaxis=dict(title="y (m), south to north", range=[-0.2, room.depth + 0.2]),
                    zaxis=dict(title="z (m)", range=[0, top]), aspectmode="manual",
                    aspectratio=dict(x=(room.width + 0.4) / span, y=(room.depth + 0.4) / span, z=top / span),
-                   camera=dict(eye=dict(x=1.3, y=-1.5, z=1.1))),
+                   camera=dict(eye=dict(x=1.6, y=-1.85, z=1.35))),  # far enough that edge labels stay in view
         margin=dict(l=0, r=0, t=50, b=0))
     return fig
 
