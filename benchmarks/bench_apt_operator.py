@@ -1,62 +1,81 @@
-"""APT operator benchmark: the sparse FV solve against the dense formulation, the fused model against the
-solver, and the headline table (shipped checkpoint) over three test seeds.
+"""APT operator benchmark: this version (channelised media, pressure + saturation, GINO) against the previous one
+(smooth log-normal media, pressure only; run from git side by side), shipped checkpoints, default page runs.
 
-    OMP_NUM_THREADS=1 .venv/bin/python benchmarks/bench_apt_operator.py
+For each version and test seed: wall and CPU time of a default run (24 test media, adaptive mesh) and the mean
+relative L2 of APT fused, the FNO, GINO (new only) and the uniform-k null, with each model's gain over the null.
+
+    OMP_NUM_THREADS=1 .venv/bin/python benchmarks/bench_apt_operator.py [--old 41402b8] [--seeds 0 1 2]
 """
 
 from __future__ import annotations
 
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
 
-import numpy as np
-
+ROOT = Path(__file__).resolve().parents[1]
+OLD = "41402b8"  # the last commit of the smooth-media, pressure-only version
+PROBE = """
+import json, sys
 from models.apt_operator import SPEC
-from models.apt_operator.data import draw_field
 from models.apt_operator.params import Params
-from models.apt_operator.solver import assemble, cell_centres, solve_darcy
 from models.common import no_progress
+r = SPEC.run(Params(seed=int(sys.argv[1])), no_progress)
+e = r.relative_l2
+print(json.dumps({k: getattr(e, k, None) for k in ("fused", "local_only", "gino", "fno", "uniform_k")}))
+"""
 
 
-def _best(fn, repeats: int = 3) -> float:  # type: ignore[no-untyped-def]
-    times = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)
+def _extract(rev: str, into: Path) -> None:
+    """The files of `rev` that a run needs (models/, the method's weights), read from git without a checkout."""
+    archive = subprocess.run(["git", "archive", rev, "models", "static/weights/apt_operator"], cwd=ROOT,
+                             check=True, capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+
+
+def _probe(root: Path, seed: int) -> dict[str, float | None]:
+    env = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONPATH": str(root)}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    out = subprocess.run([sys.executable, "-c", PROBE, str(seed)], cwd=root, env=env, check=True,
+                         capture_output=True, text=True).stdout
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    row: dict[str, float | None] = json.loads(out.strip().splitlines()[-1])
+    row.update(wall_s=wall, cpu_s=(after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime))
+    return row
+
+
+def _fmt(v: float | None) -> str:
+    return "    -" if v is None else f"{v:.3f}"
 
 
 def main() -> None:
-    field = draw_field(np.random.default_rng(0))
-    print("FV solve: scipy sparse LU vs the dense formulation (numpy.linalg.solve on the same matrix)")
-    for n in (32, 48):
-        c = cell_centres(n)
-        x, y = np.meshgrid(c, c, indexing="ij")
-        k, q = np.exp(field.log_k(x, y)), field.source(x, y)
-        sparse = _best(lambda: solve_darcy(k, q))  # noqa: B023
-
-        def dense() -> None:
-            matrix, rhs = assemble(k, q)  # noqa: B023
-            np.linalg.solve(matrix.toarray(), rhs)
-
-        full = _best(dense)
-        print(f"  {n} x {n}: sparse {1000 * sparse:.1f} ms, dense {1000 * full:.1f} ms, speed-up {full / sparse:.1f}x")
-    print("\nHeadline table, shipped checkpoint, 24 test media per seed (relative L2 of the pressure)")
-    print("(null: the FV solve with uniform k = exp(mean ln k); gain: 100 (1 - fused / null), the claims need >= 25)")
-    print(f"{'seed':>4} {'mesh':>8} {'fused':>7} {'local':>7} {'global':>7} {'fno':>7} {'null':>7} {'gain %':>7} "
-          f"{'SR 32':>7} {'SR 64':>7} "
-          f"{'ratio':>6} {'solve ms':>8} {'infer ms':>8}")
-    for seed in (0, 1, 2):
-        t0 = time.perf_counter()
-        r = SPEC.run(Params(seed=seed), no_progress)
-        wall = time.perf_counter() - t0
-        s = r.per_seed[0].super_resolution
-        for m in r.by_mesh:
-            print(f"{seed:>4} {m.mesh:>8} {m.fused:7.4f} {m.local_only:7.4f} {m.global_only:7.4f} {m.fno:7.4f} "
-                  f"{m.uniform_k:7.4f} {100 * (1 - m.fused / m.uniform_k):7.1f} "
-                  f"{s.same_resolution:7.4f} {s.higher_resolution:7.4f} {s.higher_resolution / s.same_resolution:6.2f} "
-                  f"{1000 * r.solver_time_s:8.1f} {1000 * r.inference_time_s:8.1f}")
-        print(f"     default run wall time {wall:.1f} s")
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--old", default=OLD, help="git revision of the previous version")
+    parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
+    args = parser.parse_args()
+    print("Default run (shipped checkpoint, 24 test media, adaptive mesh); rel. L2 (new: mean of pressure and "
+          "saturation); gain = 100 (1 - model / null), the claims need >= 25")
+    print(f"{'version':>34} {'seed':>4} {'wall s':>7} {'cpu s':>6} {'fused':>6} {'local':>6} {'GINO':>6} {'FNO':>6} "
+          f"{'null':>6} {'APT gain':>8} {'FNO gain':>8} {'GINO gain':>9}")
+    with tempfile.TemporaryDirectory() as tmp:
+        _extract(args.old, Path(tmp))
+        for label, root in ((f"previous ({args.old}): smooth, p", Path(tmp)), ("this: channels, p + s", ROOT)):
+            for seed in args.seeds:
+                r = _probe(root, seed)
+                null = float(r["uniform_k"])  # type: ignore[arg-type]
+                gain = {k: None if r[k] is None else 100 * (1 - float(r[k]) / null) for k in ("fused", "fno", "gino")}  # type: ignore[arg-type]
+                print(f"{label:>34} {seed:>4} {r['wall_s']:7.1f} {r['cpu_s']:6.1f} {_fmt(r['fused'])} "
+                      f"{_fmt(r['local_only'])} {_fmt(r['gino'])} {_fmt(r['fno'])} {_fmt(null)} "
+                      + " ".join("       -" if gain[k] is None else f"{gain[k]:7.1f}%" for k in ("fused", "fno", "gino")),
+                      flush=True)
 
 
 if __name__ == "__main__":

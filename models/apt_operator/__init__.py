@@ -1,4 +1,5 @@
-"""APT: a mesh-agnostic neural operator (radius-ball GNO fused with global latent attention) for Darcy flow."""
+"""APT: a mesh-agnostic neural operator (radius-ball GNO fused with global latent attention) for channelised
+subsurface flow: pressure and the injected-fluid saturation, against GINO, an FNO and a uniform-k null."""
 
 from __future__ import annotations
 
@@ -28,15 +29,16 @@ def examples() -> dict[str, dict[str, Any]]:
 
 SPEC = MethodSpec(
     name="apt_operator",
-    title="Adaptive Physics Transformer: a mesh-agnostic operator for Darcy flow",
+    title="Adaptive Physics Transformer: a mesh-agnostic operator for channelised subsurface flow",
     nav_title="APT operator",
     paper=Paper(title='Adaptive Physics Transformer with Fused Global-Local Attention for Subsurface Energy Systems',
                 authors='Xin Ju, Nok Hei (Hadrian) Fung, Yuyan Zhang, Carl Jacquemyn, Matthew Jackson, Randolph Settgast, Sally M. Benson, Gege Wen',
                 url='https://arxiv.org/abs/2602.11208'),
-    summary="Does a neural operator that fuses a local graph encoder with global attention beat an FNO on Darcy flow "
-    "with wells, on regular and adaptive meshes, and does it transfer to a finer input and to a mesh family it was "
-    "not trained on? APT against its ablations, an FNO of the same size and training steps, and a null that "
-    "ignores the permeability (the flow solve with uniform k).",
+    summary="Does a neural operator that fuses a local graph encoder with global attention learn pressure and an "
+    "injected-fluid saturation front in channelised media (100x permeability jumps) better than GINO and an FNO, on "
+    "regular and adaptive meshes, and does it transfer to a finer input and to a mesh family it was not trained on? "
+    "APT against its ablations, GINO and an FNO of the same size and training steps, and a null that ignores the "
+    "permeability (the same flow and transport solve with uniform k).",
     params_model=Params,
     result_model=Result,
     run=run,

@@ -17,7 +17,7 @@ import torch
 from scipy.spatial import cKDTree
 from torch import nn
 
-__all__ = ["FNO", "RADIUS", "APTOperator", "Variant", "ball_neighbours", "knn"]
+__all__ = ["FNO", "RADIUS", "APTOperator", "Spectral", "Variant", "ball_neighbours", "fourier_features", "gather", "knn", "mlp"]
 
 Variant = Literal["fused", "local_only", "global_only"]
 RADIUS = 0.07  # ball radius of the local encoder (domain units): ~15 points at 32 x 32, ~60 at 64 x 64
@@ -47,11 +47,11 @@ def ball_neighbours(points: np.ndarray, area: np.ndarray, radius: float = RADIUS
     return idx, weight / weight.sum(1, keepdims=True)
 
 
-def _mlp(i: int, h: int, o: int) -> nn.Sequential:
+def mlp(i: int, h: int, o: int) -> nn.Sequential:
     return nn.Sequential(nn.Linear(i, h), nn.GELU(), nn.Linear(h, o))
 
 
-def _gather(h: torch.Tensor, idx: torch.Tensor) -> torch.Tensor:
+def gather(h: torch.Tensor, idx: torch.Tensor) -> torch.Tensor:
     """h (B, N, H) at idx (B, Q, k) -> (B, Q, k, H)."""
     b, q, k = idx.shape
     flat = idx.reshape(b, q * k, 1).expand(-1, -1, h.shape[-1])
@@ -82,7 +82,7 @@ class _Message(nn.Module):
 
     def forward(self, h: torch.Tensor, nbr: torch.Tensor, rel: torch.Tensor, weight: torch.Tensor) -> torch.Tensor:
         b = self.other(h)
-        edge = (self.own(h) - b).unsqueeze(2) + _gather(b, nbr) + self.rel(rel)
+        edge = (self.own(h) - b).unsqueeze(2) + gather(b, nbr) + self.rel(rel)
         return self.out((nn.functional.gelu(edge) * weight.unsqueeze(-1)).sum(2))
 
 
@@ -96,19 +96,20 @@ class APTOperator(nn.Module):
     nearest each query, plus its position.
     """
 
-    def __init__(self, variant: Variant = "fused", hidden: int = 24, latents: int = 8, layers: int = 2) -> None:
+    def __init__(self, variant: Variant = "fused", hidden: int = 24, latents: int = 8, layers: int = 2,
+                 outputs: int = 2) -> None:
         super().__init__()
         self.variant = variant
-        self.embed = _mlp(4 + 4 * FOURIER, hidden, hidden)
+        self.embed = mlp(4 + 4 * FOURIER, hidden, hidden)
         self.messages = nn.ModuleList(_Message(hidden) for _ in range(layers))
         self.latents = nn.Parameter(torch.randn(latents, hidden) * 0.5)
         self.read = nn.MultiheadAttention(hidden, 2, batch_first=True)
         self.mix = nn.MultiheadAttention(hidden, 2, batch_first=True)
-        self.latent_mlp = _mlp(hidden, 2 * hidden, hidden)
+        self.latent_mlp = mlp(hidden, 2 * hidden, hidden)
         self.write = nn.MultiheadAttention(hidden, 2, batch_first=True)
         self.norm = nn.LayerNorm(hidden)
         self.gate = nn.Linear(2 * hidden, hidden)
-        self.decode = _mlp(hidden + 2, hidden, 1)
+        self.decode = mlp(hidden + 2, hidden, outputs)
 
     def _global(self, h: torch.Tensor, area: torch.Tensor) -> torch.Tensor:
         z = self.latents.unsqueeze(0).expand(h.shape[0], -1, -1)
@@ -124,7 +125,7 @@ class APTOperator(nn.Module):
         h = self.embed(torch.cat([feats, fourier_features(points)], -1))
         local = h
         if self.variant != "global_only":
-            rel = (_gather(points, nbr) - points.unsqueeze(2)) / RADIUS
+            rel = (gather(points, nbr) - points.unsqueeze(2)) / RADIUS
             for layer in self.messages:
                 local = local + layer(local, nbr, rel, weight)
         if self.variant == "local_only":
@@ -137,23 +138,23 @@ class APTOperator(nn.Module):
 
     def forward(self, feats: torch.Tensor, points: torch.Tensor, nbr: torch.Tensor, weight: torch.Tensor,
                 area: torch.Tensor, queries: torch.Tensor, qidx: torch.Tensor, qweight: torch.Tensor) -> torch.Tensor:
-        """Pressure (B, Q) at `queries` (B, Q, 2); qidx/qweight (B, Q, k) the decoder's nodes and weights."""
+        """Fields (B, Q, outputs) at `queries` (B, Q, 2); qidx/qweight (B, Q, k) the decoder's nodes and weights."""
         h = self.encode(feats, points, nbr, weight, area)
-        hq = (_gather(h, qidx) * qweight.unsqueeze(-1)).sum(2)
-        return self.decode(torch.cat([hq, queries], -1)).squeeze(-1)
+        hq = (gather(h, qidx) * qweight.unsqueeze(-1)).sum(2)
+        return self.decode(torch.cat([hq, queries], -1))
 
     def mean_gate(self, feats: torch.Tensor, points: torch.Tensor, nbr: torch.Tensor, weight: torch.Tensor,
                   area: torch.Tensor) -> float:
         """The fused model's mean gate value (1: all local, 0: all global)."""
         h = self.embed(torch.cat([feats, fourier_features(points)], -1))
         local = h
-        rel = (_gather(points, nbr) - points.unsqueeze(2)) / RADIUS
+        rel = (gather(points, nbr) - points.unsqueeze(2)) / RADIUS
         for layer in self.messages:
             local = local + layer(local, nbr, rel, weight)
         return float(torch.sigmoid(self.gate(torch.cat([local, self._global(h, area)], -1))).mean())
 
 
-class _Spectral(nn.Module):
+class Spectral(nn.Module):
     def __init__(self, width: int, modes: int) -> None:
         super().__init__()
         self.modes = modes
@@ -174,16 +175,16 @@ class _Spectral(nn.Module):
 class FNO(nn.Module):
     """A two-layer Fourier neural operator on the regular grid (channels x, y, log k, q)."""
 
-    def __init__(self, width: int = 12, modes: int = 5, layers: int = 2) -> None:
+    def __init__(self, width: int = 12, modes: int = 5, layers: int = 2, outputs: int = 2) -> None:
         super().__init__()
         self.lift = nn.Conv2d(4, width, 1)
-        self.spectral = nn.ModuleList(_Spectral(width, modes) for _ in range(layers))
+        self.spectral = nn.ModuleList(Spectral(width, modes) for _ in range(layers))
         self.pointwise = nn.ModuleList(nn.Conv2d(width, width, 1) for _ in range(layers))
-        self.project = nn.Sequential(nn.Conv2d(width, 2 * width, 1), nn.GELU(), nn.Conv2d(2 * width, 1, 1))
+        self.project = nn.Sequential(nn.Conv2d(width, 2 * width, 1), nn.GELU(), nn.Conv2d(2 * width, outputs, 1))
 
     def forward(self, grid: torch.Tensor) -> torch.Tensor:
-        """grid (B, 4, n, n) -> pressure (B, n, n)."""
+        """grid (B, 4, n, n) -> fields (B, outputs, n, n)."""
         x = self.lift(grid)
         for spectral, pointwise in zip(self.spectral, self.pointwise, strict=True):
             x = torch.nn.functional.gelu(spectral(x) + pointwise(x))
-        return self.project(x).squeeze(1)
+        return self.project(x)

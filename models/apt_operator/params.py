@@ -10,7 +10,8 @@ from models.common.seeds import seeds_field
 
 __all__ = ["Params"]
 
-MESHES = {"adaptive": "Adaptive point set (448 points, refined near wells)", "regular": "Regular 32 x 32 grid"}
+MESHES = {"adaptive": "Adaptive point set (448 points, refined at wells, steep pressure and the saturation front)",
+          "regular": "Regular 32 x 32 grid"}
 
 
 class Params(BaseModel):
@@ -19,16 +20,17 @@ class Params(BaseModel):
     mesh: Literal["regular", "adaptive"] = Field(
         default="adaptive", title="Evaluation mesh", json_schema_extra={"choices": dict(MESHES)},
         description="Mesh the claims are judged on: the regular 32 x 32 grid, or the adaptively refined point set "
-        "(16 x 16 base, 64 cells near wells and steep gradients split in four: 448 points).",
+        "(16 x 16 base; the 64 cells with the largest pressure gradient, saturation gradient and well rate split in "
+        "four: 448 points).",
     )
     test_samples: int = Field(default=24, ge=4, le=64, title="Test media",
-                              description="Test media drawn (and solved) per seed.")
+                              description="Channelised test media drawn (and solved: pressure and transport) per seed.")
     seed: int = Field(default=0, ge=0, le=100_000, title="Base seed",
                       description="Base seed of the test draws (and of training when retraining); seed k uses seed + k.")
     seeds: int = seeds_field(default=1, maximum=5)
     retrain: bool = Field(
         default=False, title="Retrain in this job",
-        description="Train all five models from scratch for every seed in this job (minutes); off: the shipped checkpoint.",
+        description="Train all six models from scratch for every seed in this job (minutes); off: the shipped checkpoint.",
     )
     train_samples: int = Field(
         default=32, ge=8, le=160, title="Training media (when retraining)",

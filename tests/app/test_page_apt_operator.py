@@ -32,7 +32,7 @@ def test_the_evaluation_mesh_changes_the_evaluation(live_backend: str) -> None:
         assert any(f"judged on the {mesh} mesh" in h.value for h in at.subheader)
     for at in (grid, adaptive):
         claims = next(df.value for df in at.dataframe if "Claim" in df.value.columns)
-        assert len(claims) == 6
+        assert len(claims) == 8
         errors = next(df.value for df in at.dataframe if "FNO (regular grid)" in df.value.columns)
         assert "None" not in errors.to_string() and "nan" not in errors.to_string()
         assert len(at.get("plotly_chart")) == 5

@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import torch
 
-from models.apt_operator.data import adaptive_sample, regular_sample
-from models.apt_operator.nets import FNO, RADIUS, APTOperator, _gather, ball_neighbours
+from models.apt_operator.data import MeshSample, adaptive_sample, regular_sample
+from models.apt_operator.nets import FNO, RADIUS, APTOperator, ball_neighbours, gather
 from models.apt_operator.train import VARIANTS, fno_grid, make_batch
+
+
+def permuted(s: MeshSample, order: np.ndarray) -> MeshSample:
+    """The same sample with its points listed in another order."""
+    return dataclasses.replace(s, points=s.points[order], area=s.area[order], log_k=s.log_k[order],
+                               source=s.source[order], pressure=s.pressure[order], saturation=s.saturation[order],
+                               cells=None)
 
 
 def test_message_layer_is_the_weighted_mean_of_an_mlp_on_each_edge() -> None:
@@ -18,7 +27,7 @@ def test_message_layer_is_the_weighted_mean_of_an_mlp_on_each_edge() -> None:
     nbr = torch.tensor([[[1, 2], [0, 3], [4, 1], [2, 0], [3, 2]]])
     rel = torch.randn(1, 5, 2, 2)
     weight = torch.softmax(torch.randn(1, 5, 2), -1)  # quadrature weights: each row sums to 1
-    hj = _gather(h, nbr)
+    hj = gather(h, nbr)
     hi = h.unsqueeze(2).expand_as(hj)
     w_own, w_other, w_rel = layer.own.weight, layer.other.weight, layer.rel.weight
     brute = torch.zeros(1, 5, 6)
@@ -32,10 +41,9 @@ def test_message_layer_is_the_weighted_mean_of_an_mlp_on_each_edge() -> None:
 def test_every_variant_is_permutation_equivariant(medium) -> None:  # type: ignore[no-untyped-def]
     mesh = adaptive_sample(medium)  # jittered, so that no two neighbour distances tie
     points = mesh.points + np.random.default_rng(1).uniform(-1e-3, 1e-3, mesh.points.shape)
-    s = type(mesh)(points=points, area=mesh.area, log_k=mesh.log_k, source=mesh.source, pressure=mesh.pressure)
+    s = dataclasses.replace(mesh, points=points, cells=None)
     order = np.random.default_rng(0).permutation(len(s.points))
-    shuffled = type(s)(points=s.points[order], area=s.area[order], log_k=s.log_k[order], source=s.source[order],
-                       pressure=s.pressure[order])
+    shuffled = permuted(s, order)
     a, b = make_batch([s]), make_batch([shuffled])
     for variant in VARIANTS:
         torch.manual_seed(0)
@@ -53,8 +61,8 @@ def test_decoding_at_other_query_points_and_fno_shapes(medium) -> None:  # type:
     torch.testing.assert_close(batch.qweight.sum(-1), torch.ones(1, 4096))
     out = APTOperator("fused")(batch.feats, batch.points, batch.nbr, batch.nweight, batch.node_area, batch.queries,
                                batch.qidx, batch.qweight)
-    assert out.shape == (1, 4096)
-    assert FNO()(fno_grid([low])).shape == (1, 32, 32)
+    assert out.shape == (1, 4096, 2)  # pressure and saturation
+    assert FNO()(fno_grid([low])).shape == (1, 2, 32, 32)
 
 
 def test_the_ball_quadrature_does_not_depend_on_the_resolution(medium) -> None:  # type: ignore[no-untyped-def]
