@@ -24,7 +24,7 @@ __all__ = ["FLOOR", "format_number", "interval", "number", "numbered", "plural",
 FLOOR = 1e-12  # below this a value is numerical noise around 0 (float64 sums of order-1 terms)
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 _WORDS = {
-    "ok": "solved",
+    "ok": "done",
     "not_available": "not available",
     "not_run": "not run",
     "not_tested": "not tested",

@@ -22,7 +22,7 @@ __all__ = ["FLOOR", "interval", "number", "numbered", "plural", "seconds", "titl
 FLOOR = 1e-12  # below this a value is numerical noise around 0 (float64 sums of order-1 terms)
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 _WORDS = {
-    "ok": "solved",
+    "ok": "done",
     "not_available": "not available",
     "not_run": "not run",
     "not_tested": "not tested",

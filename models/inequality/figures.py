@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 
+from models.common.numbers import seconds, words
+
 from .result import Result
 
 __all__ = ["STAGES_MIN_HEIGHT", "figures"]
@@ -21,7 +23,7 @@ def _gram(result: Result) -> go.Figure:
             y=short,
             colorscale="RdBu",
             zmid=0,
-            colorbar={"title": "entry"},
+            colorbar={"title": "entry of Q"},
             hovertemplate="row %{y}<br>column %{x}<br>Q = %{z:.4g}<extra></extra>",
         )
     )
@@ -36,20 +38,26 @@ def _gram(result: Result) -> go.Figure:
 
 
 def _stages(result: Result) -> go.Figure:
+    """Each stage's time (in ms under a second), its outcome in words beside the bar, never inside it."""
     names = [s.name for s in result.stages]
+    longest = max((s.seconds for s in result.stages), default=0.0)
+    scale, unit = (1e3, "ms") if longest < 1 else (1.0, "s")
     fig = go.Figure(
         go.Bar(
-            x=[s.seconds for s in result.stages],
+            x=[s.seconds * scale for s in result.stages],
             y=names,
             orientation="h",
-            text=[s.status for s in result.stages],
-            textposition="auto",
-            hovertext=[s.detail for s in result.stages],
+            text=[f"{words(s.status)} ({seconds(s.seconds)})" for s in result.stages],
+            textposition="outside",
+            textangle=0,
+            cliponaxis=False,
+            hovertext=[words(s.detail) for s in result.stages],
         )
     )
     fig.update_layout(
         title="Time per pipeline stage",
-        xaxis_title="wall-clock time (s)",
+        xaxis_title=f"wall-clock time ({unit})",
+        xaxis_range=[0, 1.6 * longest * scale or 1],  # room for the outcome written after the longest bar
         yaxis_title="stage",
         yaxis_autorange="reversed",
         height=max(STAGES_MIN_HEIGHT, 120 + 32 * len(names)),  # short runs keep a readable chart
