@@ -11,8 +11,11 @@ from models.shapley_graph.result import Result
 __all__ = ["figures"]
 
 
+SII_FLOOR = 1e-9  # below this an estimated interaction is float noise (phi are sums of order-1 terms)
+
+
 def _labels(result: Result) -> list[str]:
-    return [f"{e}{i}" for i, e in enumerate(result.elements)]
+    return [f"{e}{i + 1}" for i, e in enumerate(result.elements)]  # atoms counted from 1, as in the tables
 
 
 def _sii_matrix(result: Result, exact: bool = False) -> np.ndarray:
@@ -67,7 +70,7 @@ def molecule_figure(result: Result) -> go.Figure:
         textfont=dict(color="black", size=11),
         marker=dict(size=34, color=phi, colorscale=SCALE, cmid=0, cmin=-phi_bound, cmax=phi_bound,
                     line=dict(color="#333", width=1), colorbar=_colourbar("phi", 1.02)),
-        customdata=np.array([[a.index, a.element, a.banzhaf] for a in result.atoms], dtype=object),
+        customdata=np.array([[a.index + 1, a.element, a.banzhaf] for a in result.atoms], dtype=object),
         hovertemplate="%{customdata[1]} atom %{customdata[0]}<br>Shapley %{marker.color:.4f}"
                       "<br>Banzhaf %{customdata[2]:.4f}<extra></extra>",
         showlegend=False))
@@ -82,7 +85,8 @@ def molecule_figure(result: Result) -> go.Figure:
 def heatmap_figure(result: Result) -> go.Figure:
     """The full SII matrix: every pair of atoms, not only bonded ones."""
     sii = _sii_matrix(result)
-    bound = float(max(np.abs(sii).max(initial=0.0), 1e-9))
+    sii[np.abs(sii) < SII_FLOOR] = 0.0  # float noise around 0 is no interaction (not a "1n" colorbar)
+    bound = float(np.abs(sii).max(initial=0.0)) or 1.0
     labels = _labels(result)
     fig = go.Figure(go.Heatmap(z=sii, x=labels, y=labels, colorscale=SCALE, zmid=0, zmin=-bound, zmax=bound,
                                colorbar=dict(title="SII"),
@@ -132,7 +136,7 @@ def exact_figure(result: Result) -> go.Figure:
     fig.add_trace(go.Scatter(x=true_phi, y=est_phi, mode="markers", name="Shapley value of an atom",
                              text=_labels(result), marker=dict(size=9, color="#d6604d")))
     fig.add_trace(go.Scatter(x=true_sii, y=est_sii, mode="markers", name="SII of a pair",
-                             text=[f"{p.i}-{p.j}" for p in result.interactions],
+                             text=[f"{p.i + 1}-{p.j + 1}" for p in result.interactions],
                              marker=dict(size=6, color="#4393c3", opacity=0.7)))
     method = result.exact.method.replace("_", " ")
     fig.update_layout(title=f"TN-SHAP-G estimate against the exact values ({method})",

@@ -44,7 +44,7 @@ def _exact(run: ShownRun, exact: ExactValues) -> Table:
     largest = max(abs(a.shapley) for a in exact.atoms) or 1.0
     spread = any(a.shapley_std is not None for a in run.atoms)
     rows: list[dict[str, Cell]] = [
-        {"atom": f"{est.element}{est.index}", "shapley": est.shapley, "std": est.shapley_std, "exact": true.shapley,
+        {"atom": f"{est.element}{est.index + 1}", "shapley": est.shapley, "std": est.shapley_std, "exact": true.shapley,
          "error": est.shapley - true.shapley, "share": 100 * abs(est.shapley - true.shapley) / largest}
         for est, true in zip(run.atoms, exact.atoms, strict=True)]
     columns = [Column(key="atom", label="atom", fmt="text"), Column(key="shapley", label="Shapley (TN-SHAP-G)"),
@@ -114,7 +114,7 @@ def _pairs(run: ShownRun) -> Table:
     top = sorted(run.interactions, key=lambda p: -abs(p.sii))[:10]
     spread = any(p.sii_std is not None for p in top)
     rows: list[dict[str, Cell]] = [
-        {"pair": f"{run.elements[p.i]}{p.i} – {run.elements[p.j]}{p.j}", "bonded": p.bonded, "sii": p.sii,
+        {"pair": f"{run.elements[p.i]}{p.i + 1} – {run.elements[p.j]}{p.j + 1}", "bonded": p.bonded, "sii": p.sii,
          "std": p.sii_std, "ratio": abs(p.sii) / p.sii_std if p.sii_std else None,
          "exact": exact.get((p.i, p.j)), "stii": p.stii, "banzhaf": p.banzhaf} for p in top]
     columns = [Column(key="pair", label="pair", fmt="text"), Column(key="bonded", label="bonded", fmt="mark"),
