@@ -18,13 +18,13 @@ __all__ = ["SPEC", "examples"]
 def examples() -> dict[str, dict[str, Any]]:
     """Named inputs with their time measured with OMP_NUM_THREADS=1 on the shared, loaded 2-core machine."""
     return {
-        "Defaults: 2-D ring, 600 particles, 8 methods, 1 seed (12 s CPU, 47 s wall on the loaded machine)": {},
+        "Defaults: 2-D ring, 600 particles, 8 methods, 1 seed (12 s CPU; 47 s wall on the loaded machine)": {},
         "Reproduce the paper (5 seeds, 1,000 particles: 80 s CPU, 7.5 min wall on the loaded machine)": {"seeds": 5, "seed": 71, "particles": 1000},
-        "8-D prior, reward on two coordinates (~13 s CPU)": {"dimension": 8},
-        "SDG against DPS and its Stein ablation, 1,000 particles (~10 s CPU)": {
+        "8-D prior, reward on two coordinates (20 s CPU)": {"dimension": 8},
+        "SDG against DPS and its Stein ablation, 1,000 particles (11 s CPU)": {
             "methods": ["dps", "sdg", "sdg_no_stein"], "particles": 1000,
         },
-        "No annealing (alpha = 0), stronger Stein step (~12 s CPU)": {"alpha": 0.0, "stein_step": 8.0},
+        "No annealing (alpha = 0), stronger Stein step (11 s CPU)": {"alpha": 0.0, "stein_step": 8.0},
     }
 
 
