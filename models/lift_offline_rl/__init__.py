@@ -18,14 +18,15 @@ __all__ = ["SPEC", "examples"]
 def examples() -> dict[str, dict[str, Any]]:
     """Named inputs: the default, the paper's reproduction over 3 seeds with ablations, other settings."""
     return {
-        "4-D, partial observation, 10 logs (default, ~20 s)": {},
-        "Reproduce the paper (5 seeds, ~2 min)": {"seeds": 5},
+        "4-D, partial observation, 10 logs, 3 seeds (default, ~25 s)": {},
+        "Reproduce the paper (5 seeds, ~45 s)": {"seeds": 5},
         "Ablations: 6 learners, 3 seeds (~3 min)": {"seeds": 3, "ablations": True},
         "8-D, partial observation, 10 logs, 3 seeds (~1 min)": {"dimension": 8, "seeds": 3},
-        "4-D, full observation, 50 logs (success saturates, ~25 s)": {"partial_observation": False,
-                                                                      "trajectories": 50},
-        "4-D, partial, success against 6 / 20 / 40 logs (~1.5 min)": {"trajectory_sweep": [6, 20, 40]},
-        "2-D, partial, 6 logs (the paper's low-dimensional case, ~15 s)": {"dimension": 2, "trajectories": 6},
+        "4-D, full observation, 50 logs (success saturates, ~15 s)": {"partial_observation": False,
+                                                                      "trajectories": 50, "seeds": 1},
+        "4-D, partial, success against 6 / 20 / 40 logs (~40 s)": {"trajectory_sweep": [6, 20, 40], "seeds": 1},
+        "2-D, partial, 6 logs, 3 seeds (the paper's low-dimensional case, ~25 s)": {"dimension": 2,
+                                                                                  "trajectories": 6},
     }
 
 

@@ -3,11 +3,9 @@ selection on validation episodes for each data variant, test episodes; claims.""
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
 
 import numpy as np
-import torch
 
 from models.common.claims import Measurement, Standing, evaluate_claims
 from models.common.contract import MethodInputError, Progress
@@ -31,7 +29,7 @@ from models.lift_offline_rl.result import (
     SweepPoint,
     VariantScore,
 )
-from models.lift_offline_rl.td3bc import TD3BCConfig, TD3PlusBC
+from models.lift_offline_rl.td3bc import Policy, TD3BCConfig, TD3PlusBC
 
 __all__ = ["MAX_STEPS", "run"]
 
@@ -72,48 +70,70 @@ class Logs:
         return self.first + self.lifted
 
 
-def _policy(agent: TD3PlusBC):  # type: ignore[no-untyped-def]
-    def act(observations: np.ndarray) -> np.ndarray:
-        with torch.no_grad():
-            tensor = torch.tensor(observations, dtype=torch.float32, device=agent.device)
-            return agent.policy(tensor).cpu().numpy().astype(float)
-    return act
-
-
-def _train(env: Positioning, data: Transitions, params: Params, seed: int, label: str, validation: Episodes,
-           progress: Progress, curves: list[CurvePoint] | None, *, alpha: float) -> TD3PlusBC:
-    """TD3+BC for train_steps updates; the checkpoint with the best validation success (then return) is kept."""
-    agent = TD3PlusBC(env.dimension, env.dimension, TD3BCConfig(alpha=alpha), seed, torch_device())
-    best: list[tuple[tuple[float, float], dict[str, torch.Tensor]]] = []
-
-    def evaluate(learner: TD3PlusBC) -> None:
-        outcome = rollout(env, _policy(learner), *validation)
-        score = (outcome.success_rate, outcome.mean_return)
-        if not best or score > best[0][0]:
-            best[:] = [(score, copy.deepcopy(learner.actor.state_dict()))]
-        if curves is not None:
-            curves.append(CurvePoint(step=learner.steps, data=label, success_rate=outcome.success_rate,
-                                     mean_return=outcome.mean_return))
-
-    agent.fit(data, params.train_steps, np.random.default_rng([seed, 3]), progress, evaluate, params.evaluations)
-    agent.actor.load_state_dict(best[0][1])
-    return agent
-
-
 Episodes = tuple[np.ndarray, np.ndarray]
 
 
-def _logs(env: Positioning, count: int, seed: int, params: Params, validation: Episodes, progress: Progress
-          ) -> Logs:
-    """The walk's first half; the augmentor (TD3+BC on it plus its shortcuts); the second half with and without."""
+@dataclass(frozen=True)
+class Job:
+    """One learner of a batched training: its data, seed (initialisation, minibatches), alpha, validation
+    episodes, and the curve label when its validation scores are recorded."""
+
+    data: Transitions
+    seed: int
+    alpha: float
+    validation: Episodes
+    curve: str | None = None
+
+
+def _train(env: Positioning, jobs: list[Job], params: Params, progress: Progress,
+           curves: list[CurvePoint]) -> list[Policy]:
+    """TD3+BC for train_steps updates, every job side by side; each keeps the checkpoint with the best validation
+    success (then return)."""
+    agent = TD3PlusBC(env.dimension, env.dimension, TD3BCConfig(), [j.seed for j in jobs], torch_device(),
+                      alphas=[j.alpha for j in jobs])
+
+    def evaluate(k: int, policy: Policy, step: int) -> tuple[float, float]:
+        outcome = rollout(env, policy, *jobs[k].validation)
+        label = jobs[k].curve
+        if label is not None:
+            curves.append(CurvePoint(step=step, data=label, success_rate=outcome.success_rate,
+                                     mean_return=outcome.mean_return))
+        return outcome.success_rate, outcome.mean_return
+
+    agent.fit([j.data for j in jobs], params.train_steps, [np.random.default_rng([j.seed, 3]) for j in jobs],
+              progress, evaluate, params.evaluations)
+    return [agent.act(k) for k in range(len(jobs))]
+
+
+@dataclass(frozen=True)
+class Half:
+    """The walk's first half of one budget, its plain second half, and the augmentor's training data."""
+
+    first: list[Trajectory]
+    plain: list[Trajectory]
+    data: Transitions
+
+
+def _half(env: Positioning, count: int, seed: int) -> Half:
     half = max(1, count // 2)
     first = collect(env, half, np.random.default_rng([seed, count, 1]))
     plain = collect(env, count - half, np.random.default_rng([seed, count, 4]))
-    data = augmented(first, env.dimension, np.random.default_rng([seed, count, 5]))
-    augmentor = _train(env, data, params, seed, "augmentor", validation, progress, None, alpha=params.alpha)
-    act = _policy(augmentor)
-    lifted = collect(env, count - half, np.random.default_rng([seed, count, 4]), augmentor=lambda o: act(o[None])[0])
-    return Logs(first, plain, lifted)
+    return Half(first, plain, augmented(first, env.dimension, np.random.default_rng([seed, count, 5])))
+
+
+def _logs(env: Positioning, budgets: list[tuple[int, int]], params: Params, validations: list[Episodes],
+          progress: Progress) -> list[Logs]:
+    """For each (seed, count): the walk's first half; the augmentor (TD3+BC on it plus its shortcuts, all trained
+    side by side); the second half with and without the augmentor taking over."""
+    halves = [_half(env, count, seed) for seed, count in budgets]
+    jobs = [Job(h.data, seed, params.alpha, v) for h, (seed, _), v in zip(halves, budgets, validations, strict=True)]
+    augmentors = _train(env, jobs, params, progress, [])
+    logs = []
+    for h, (seed, count), act in zip(halves, budgets, augmentors, strict=True):
+        lifted = collect(env, count - len(h.first), np.random.default_rng([seed, count, 4]),
+                         augmentor=lambda o, act=act: act(o[None])[0])  # type: ignore[misc]
+        logs.append(Logs(h.first, h.plain, lifted))
+    return logs
 
 
 def _data(env: Positioning, logs: Logs, variant: str, seed: int, count: int) -> Transitions:
@@ -155,27 +175,30 @@ class SeedRun:
     episodes: Episodes
 
 
-def _run_seed(env: Positioning, params: Params, seed: int, progress: Progress, curves: list[CurvePoint] | None
-              ) -> SeedRun:
-    episodes = env.reset(np.random.default_rng([seed, 2]), params.eval_episodes)
-    validation = env.reset(np.random.default_rng([seed, 6]), VALIDATION_EPISODES)
+def _run_seeds(env: Positioning, params: Params, seeds: list[int], progress: Progress, curves: list[CurvePoint]
+               ) -> list[SeedRun]:
+    """Every seed's augmentor side by side, then every (seed, variant) learner side by side; curves of the first
+    seed's raw and augmented learners."""
+    episodes = [env.reset(np.random.default_rng([seed, 2]), params.eval_episodes) for seed in seeds]
+    validations = [env.reset(np.random.default_rng([seed, 6]), VALIDATION_EPISODES) for seed in seeds]
     variants = _variants(params)
     monotone = MonotoneProgress(progress)
     share = 1.0 / (len(variants) + 1)
-    logs = _logs(env, params.trajectories, seed, params, validation, monotone.stage(0.0, share))
-    evaluations: dict[str, Evaluation] = {}
-    sizes: dict[str, int] = {}
-    for k, variant in enumerate(variants):
-        data = _data(env, logs, variant, seed, params.trajectories)
-        sizes[variant] = data.size
-        stage = monotone.stage((k + 1) * share, (k + 2) * share)
-        stage(0.0, f"seed {seed}: {VARIANTS[variant]}")
-        keep = curves if variant in ("raw", "augmented") else None
-        agent = _train(env, data, params, seed, variant, validation, stage, keep,
-                       alpha=0.0 if variant == "bc_augmented" else params.alpha)
-        evaluations[variant] = rollout(env, _policy(agent), *episodes)
-    untrained = TD3PlusBC(env.dimension, env.dimension, TD3BCConfig(alpha=params.alpha), seed, torch_device())
-    return SeedRun(evaluations, sizes, logs, rollout(env, _policy(untrained), *episodes), episodes)
+    logs = _logs(env, [(seed, params.trajectories) for seed in seeds], params, validations,
+                 monotone.stage(0.0, share))
+    jobs = [Job(_data(env, logs[i], variant, seed, params.trajectories), seed,
+                0.0 if variant == "bc_augmented" else params.alpha, validations[i],
+                variant if i == 0 and variant in ("raw", "augmented") else None)
+            for i, seed in enumerate(seeds) for variant in variants]
+    policies = _train(env, jobs, params, monotone.stage(share, 1.0), curves)
+    runs = []
+    for i, seed in enumerate(seeds):
+        mine = range(i * len(variants), (i + 1) * len(variants))
+        untrained = TD3PlusBC(env.dimension, env.dimension, TD3BCConfig(), [seed], torch_device()).act(0)
+        runs.append(SeedRun({variants[k % len(variants)]: rollout(env, policies[k], *episodes[i]) for k in mine},
+                            {variants[k % len(variants)]: jobs[k].data.size for k in mine}, logs[i],
+                            rollout(env, untrained, *episodes[i]), episodes[i]))
+    return runs
 
 
 def _sweep(env: Positioning, params: Params, first: SeedRun, seed: int, progress: Progress) -> list[SweepPoint]:
@@ -184,20 +207,19 @@ def _sweep(env: Positioning, params: Params, first: SeedRun, seed: int, progress
                                            augmented=first.evaluations["augmented"].success_rate),
                          transitions=IntPair(raw=first.sizes["raw"], augmented=first.sizes["augmented"]))]
     counts = [n for n in params.trajectory_sweep if n != params.trajectories]
+    if not counts:
+        return points
     monotone = MonotoneProgress(progress)
     validation = env.reset(np.random.default_rng([seed, 6]), VALIDATION_EPISODES)
-    for index, count in enumerate(counts):
-        stage = monotone.stage(index / len(counts), (index + 1) / len(counts))
-        logs = _logs(env, count, seed, params, validation, MonotoneProgress(stage).stage(0.0, 1 / 3))
-        scores = {}
-        for j, variant in enumerate(("raw", "augmented")):
-            data = _data(env, logs, variant, seed, count)
-            agent = _train(env, data, params, seed, variant, validation,
-                           MonotoneProgress(stage).stage((j + 1) / 3, (j + 2) / 3), None, alpha=params.alpha)
-            scores[variant] = (rollout(env, _policy(agent), *first.episodes).success_rate, data.size)
-        points.append(SweepPoint(trajectories=count,
-                                 success_rate=Pair(raw=scores["raw"][0], augmented=scores["augmented"][0]),
-                                 transitions=IntPair(raw=scores["raw"][1], augmented=scores["augmented"][1])))
+    logs = _logs(env, [(seed, count) for count in counts], params, [validation] * len(counts),
+                 monotone.stage(0.0, 1 / 3))
+    jobs = [Job(_data(env, log, variant, seed, count), seed, params.alpha, validation)
+            for log, count in zip(logs, counts, strict=True) for variant in ("raw", "augmented")]
+    policies = _train(env, jobs, params, monotone.stage(1 / 3, 1.0), [])
+    rates = [rollout(env, policy, *first.episodes).success_rate for policy in policies]
+    for k, count in enumerate(counts):
+        points.append(SweepPoint(trajectories=count, success_rate=Pair(raw=rates[2 * k], augmented=rates[2 * k + 1]),
+                                 transitions=IntPair(raw=jobs[2 * k].data.size, augmented=jobs[2 * k + 1].data.size)))
     return sorted(points, key=lambda s: s.trajectories)
 
 
@@ -229,10 +251,8 @@ def run(params: Params, progress: Progress) -> Result:
     monotone = MonotoneProgress(progress)
     env = Positioning(params.dimension, params.partial_observation)
     sweep_share = 0.3 if params.trajectory_sweep else 0.0
-    width = (1.0 - sweep_share) / len(seeds)
     curves: list[CurvePoint] = []
-    runs = [_run_seed(env, params, seed, monotone.stage(k * width, (k + 1) * width), curves if k == 0 else None)
-            for k, seed in enumerate(seeds)]
+    runs = _run_seeds(env, params, seeds, monotone.stage(0.0, 1.0 - sweep_share), curves)
     first = runs[0]
     sweep = _sweep(env, params, first, seeds[0], monotone.stage(1.0 - sweep_share, 1.0))
     r, a = first.evaluations["raw"], first.evaluations["augmented"]

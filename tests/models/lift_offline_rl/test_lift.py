@@ -12,6 +12,7 @@ from models.lift_offline_rl.env import SENSOR, STEP, Positioning
 from models.lift_offline_rl.logging_policy import CAP, Trajectory, collect
 from models.lift_offline_rl.params import Params
 from models.lift_offline_rl.result import VARIANTS
+from models.lift_offline_rl.td3bc import TD3BCConfig, TD3PlusBC
 
 
 def test_dynamics_rewards_and_observations_are_exact() -> None:
@@ -148,9 +149,40 @@ def test_too_many_steps_names_the_field() -> None:
 def test_headline_partial_observation_ten_logs(seed: int) -> None:
     """The defaults: the path-length claim reports exactly the measured ratio and its verdict. Whether shorter
     paths or the +20 points hold on a seed is the claims' business."""
-    result = SPEC.run(Params(seed=seed), no_progress)
+    result = SPEC.run(Params(seed=seed, seeds=1), no_progress)
     claims = {c.id: c for c in result.claims}
     path = claims["path_length"].seeds[0]
     ratio = result.mean_steps.augmented / result.mean_steps.raw
     assert path.value == pytest.approx(ratio)
     assert path.holds == (ratio < 1.0 and path.floor_ok)
+
+
+def test_learners_trained_side_by_side_follow_their_lone_trajectories() -> None:
+    """TD3+BC of three learners (own seed, data, minibatches, alpha) stacked equals each trained alone: the same
+    actor outputs after the same updates, the same validation scores at each checkpoint, the same best one."""
+    env = Positioning(2)
+    data = [augmented(collect(env, n, np.random.default_rng(n)), 2, np.random.default_rng(9)) for n in (3, 4, 5)]
+    seeds, alphas = [7, 8, 7], [2.5, 0.0, 1.0]
+    probe = env.observe(*env.reset(np.random.default_rng(1), 16))
+
+    def train(ks: list[int]) -> tuple[TD3PlusBC, list[tuple[int, int, float]]]:
+        agent = TD3PlusBC(2, 2, TD3BCConfig(hidden=16), [seeds[k] for k in ks], "cpu", alphas=[alphas[k] for k in ks])
+        seen: list[tuple[int, int, float]] = []
+
+        def evaluate(i: int, policy, step: int) -> tuple[float, float]:  # type: ignore[no-untyped-def]
+            score = float(np.abs(policy(probe)).mean())
+            seen.append((ks[i], step, score))
+            return score, 0.0
+
+        agent.fit([data[k] for k in ks], 40, [np.random.default_rng([seeds[k], k]) for k in ks], no_progress,
+                  evaluate, 3)
+        return agent, seen
+
+    together, seen = train([0, 1, 2])
+    assert len({tuple(np.round(together.act(k)(probe).ravel(), 6)) for k in range(3)}) == 3  # they differ
+    for k in range(3):
+        alone, mine = train([k])
+        assert np.allclose(alone.act(0)(probe), together.act(k)(probe), atol=1e-6)
+        ours = [s for s in seen if s[0] == k]
+        assert [s[1] for s in ours] == [s[1] for s in mine] == [13, 27, 40]
+        assert [s[2] for s in ours] == pytest.approx([s[2] for s in mine], abs=1e-6)
