@@ -130,7 +130,7 @@ def _loglog_layout(fig: go.Figure, horizons: np.ndarray, positive_values: list[n
             "exponentformat": "power",
             **y_ticks,
         },
-        legend={"orientation": "h", "y": -0.25},
+        legend={"orientation": "h", "yanchor": "top", "y": -0.32, "xanchor": "left", "x": 0},
     )
 
 

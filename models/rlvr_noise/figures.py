@@ -116,7 +116,7 @@ def _competition(result: Result) -> go.Figure:
     fig.update_layout(title=f"Unequal masses inside the correct class ({', '.join(f'{s:.2g}' for s in c.shares)}), "
                       f"J = {c.j:g}: the incorrect mass, first seed", xaxis_title="GRPO step (or tau, in steps)",
                       yaxis_title="probability mass on incorrect modes", height=420,
-                      legend={"orientation": "h", "yanchor": "top", "y": -0.2, "x": 0})
+                      legend={"orientation": "h", "yanchor": "top", "y": -0.3, "x": 0})
     return fig
 
 
