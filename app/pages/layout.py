@@ -15,6 +15,7 @@ from app.components import (
     edit_table,
     example_picker,
     examples,
+    field_columns,
     field_schema,
     method_info,
     method_page,
@@ -36,6 +37,8 @@ OPENING_COLUMNS = ["name", "kind", "wall", "offset", "width", "clearance", "sill
 ROOM_KEYS = {"width": f"{NAME}.room_width", "depth": f"{NAME}.room_depth", "height": f"{NAME}.room_height"}
 FRAMES = {"objects": f"{NAME}._objects", "relations": f"{NAME}._relations", "openings": f"{NAME}._openings"}
 EDITORS = {kind: f"{key}_editor" for kind, key in FRAMES.items()}
+BUDGET = (("stage1_iterations", "number"), ("stage2_iterations", "number"), ("repair_rounds", "slider"),
+          ("milp_seconds", "number"))
 JSON_KEY, USE_JSON_KEY = f"{NAME}._scene_json", f"{NAME}._use_json"
 RANDOM_KEY, RANDOM_SEED_KEY, RANDOM_OBJECTS_KEY = f"{NAME}._random", f"{NAME}._random_seed", f"{NAME}._random_objects"
 
@@ -212,20 +215,10 @@ def controls() -> dict[str, Any]:
                        "to turn this on).")
         else:
             params["description"] = param_widget(NAME, "description")
-    left, right = st.columns(2)
-    with left:
-        params["revise"] = param_widget(NAME, "revise")
-        params["ablations"] = param_widget(NAME, "ablations")
-        params["milp"] = param_widget(NAME, "milp")
-    with right:
-        params["starts"] = param_widget(NAME, "starts", widget="slider")
-        params["seed"] = param_widget(NAME, "seed", widget="number")
-        params["seeds"] = param_widget(NAME, "seeds")
+    params |= field_columns(NAME, (("revise", "ablations", "milp"), ("starts", "seed", "seeds")),
+                            widgets={"starts": "slider"})
     with st.expander("Optimiser budget"):
-        params["stage1_iterations"] = param_widget(NAME, "stage1_iterations", widget="number")
-        params["stage2_iterations"] = param_widget(NAME, "stage2_iterations", widget="number")
-        params["repair_rounds"] = param_widget(NAME, "repair_rounds", widget="slider")
-        params["milp_seconds"] = param_widget(NAME, "milp_seconds", widget="number")
+        params |= {field: param_widget(NAME, field, widget=widget) for field, widget in BUDGET}
     return params
 
 
