@@ -12,6 +12,7 @@ import streamlit as st
 from app.components import (
     JobView,
     example_picker,
+    field_columns,
     method_page,
     param_widget,
     report_input_error,
@@ -22,6 +23,8 @@ from app.components.plain import code, plain
 
 NAME = "inequality"
 CERTIFICATE_KEY = f"{NAME}._certificate_text"
+SEARCH = (("max_multiplier_power", "refute_starts", "seed", "seeds", "max_bits", "max_gram"),
+          ("fast_paths", "sparsity", "facial_reduction", "solver", "use_llm", "lean_check"))
 _NAME_PATTERN = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 
 
@@ -74,30 +77,11 @@ def controls() -> dict[str, Any]:
     problem = param_widget(NAME, "problem", widget="text")
     hypotheses = param_widget(NAME, "hypotheses", widget="lines")
     st.markdown(_domain_sentence(str(problem or ""), list(hypotheses or [])))
-    left, right = st.columns(2)
-    with left:
-        degree_bound = param_widget(NAME, "degree_bound")
-    with right:
-        budget = param_widget(NAME, "time_budget_s")
+    params = {"problem": problem, "hypotheses": hypotheses,
+              **field_columns(NAME, (("degree_bound",), ("time_budget_s",)))}
     certificate = _certificate_box()
-    params: dict[str, Any] = {"problem": problem, "hypotheses": hypotheses, "degree_bound": int(degree_bound),
-                              "time_budget_s": float(budget)}
     with st.expander("Search settings"):
-        a, b = st.columns(2)
-        with a:
-            params["max_multiplier_power"] = int(param_widget(NAME, "max_multiplier_power"))
-            params["refute_starts"] = int(param_widget(NAME, "refute_starts"))
-            params["seed"] = int(param_widget(NAME, "seed", widget="number"))
-            params["seeds"] = int(param_widget(NAME, "seeds"))
-            params["max_bits"] = int(param_widget(NAME, "max_bits"))
-            params["max_gram"] = int(param_widget(NAME, "max_gram"))
-        with b:
-            params["fast_paths"] = param_widget(NAME, "fast_paths")
-            params["sparsity"] = param_widget(NAME, "sparsity")
-            params["facial_reduction"] = param_widget(NAME, "facial_reduction")
-            params["solver"] = param_widget(NAME, "solver")
-            params["use_llm"] = param_widget(NAME, "use_llm")
-            params["lean_check"] = param_widget(NAME, "lean_check")
+        params |= field_columns(NAME, SEARCH)
     if certificate is not None:
         params["certificate"] = certificate
     return params

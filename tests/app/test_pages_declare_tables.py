@@ -17,9 +17,9 @@ PAGES = sorted(p for p in (ROOT / "app" / "pages").glob("*.py") if p.stem not in
 # a page listed here that no longer copies anything, so the list only shrinks).
 NOT_YET_CONVERTED = {"apt_operator", "skill_moe", "robust_satisficing"}
 # String-key reads (`x["key"]`, `x[f"..."]`, `.get(...)`) in every page, home and admin included: 773 before
-# issue 46 (0ea7bc0), 416 after its first 13 pages (those 13: 587 -> 203); the goal is 250 once the last six
+# issue 46 (0ea7bc0), 404 after its first 13 pages (those 13: 587 -> 191); the goal is 250 once the last six
 # are declarations too. Lower it as pages convert; never raise it.
-READS_CEILING = 416
+READS_CEILING = 404
 
 
 def _strings(node: ast.AST) -> list[str]:
