@@ -149,7 +149,9 @@ def _profit_figure(result: Result) -> go.Figure:
     return fig
 
 
-def _label(result: Result, name: str) -> str:
+def _label(result: Result, name: str | None) -> str:
+    if name is None:
+        return "learner"
     return result.learners[name].label if name in result.learners else name.replace("_", " ")
 
 
