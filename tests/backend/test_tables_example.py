@@ -39,6 +39,15 @@ def test_a_succeeded_job_serves_its_tables_typed_in_the_full_view_only(jobs_api:
     assert steps["rows"][0]["note"] == "step\ufffd0", "a NUL in a text cell is replaced before it is stored"
 
 
+def test_the_embedded_executor_stores_the_tables_too(tmp_path: Path, store: str) -> None:
+    """The job process (forked, its outcome sent over the pipe) carries the tables like the metrics."""
+    with TestClient(create_app(job_settings(tmp_path, executor="embedded"))) as api:
+        job_id = submit(api, "endings", steps=2)
+        assert wait_for(api, job_id, {"succeeded", "failed"})["status"] == "succeeded"
+        (steps,) = api.get(f"/api/jobs/{job_id}").json()["tables"]
+        assert steps["title"] == "Steps" and [row["step"] for row in steps["rows"]] == [0, 1]
+
+
 def test_a_failed_job_and_a_method_without_tables_serve_an_empty_list(jobs_api: TestClient) -> None:
     failed = submit(jobs_api, "toy", behaviour="fail")
     ok = submit(jobs_api, "toy", steps=2)
