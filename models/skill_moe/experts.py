@@ -1,5 +1,8 @@
 """The expert pool: sixteen small character-level classifiers, each trained on its own mix of skills.
 
+Previous version (skills readable from the form): the run now uses wordsuite.py and pool.py; this module
+is kept for scripts/train_skill_moe.py and the shipped weights it writes.
+
 Expert `i` of the first family trains mostly on skills (i, i+1), of the second on (i, i+3) (mod 8),
 with a small share of a third skill, so every skill has four strong experts and none is good at all.
 """

@@ -1,5 +1,8 @@
 """A reasoning suite generated in code: eight skills, four tasks that mix them, answers in 0..9.
 
+Previous version (skills readable from the form): the run now uses wordsuite.py and pool.py; this module
+is kept for scripts/train_skill_moe.py and the shipped weights it writes.
+
 Every query is a short string whose answer is one digit, so each expert is a 10-way classifier.
 Queries of one skill share a surface form (``37+85``, ``srt:4721``, ``125min>h``); the symbolic skill
 inference reads that form, like the paper's skill tags read the subject of a question.
