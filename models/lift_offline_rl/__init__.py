@@ -19,9 +19,9 @@ def examples() -> dict[str, dict[str, Any]]:
     """Named inputs: the default, the paper's reproduction over 3 seeds with ablations, other settings."""
     return {
         "4-D, partial observation, 10 logs, 3 seeds (default, ~25 s)": {},
-        "Reproduce the paper (5 seeds, ~45 s)": {"seeds": 5},
-        "Ablations: 6 learners, 3 seeds (~3 min)": {"seeds": 3, "ablations": True},
-        "8-D, partial observation, 10 logs, 3 seeds (~1 min)": {"dimension": 8, "seeds": 3},
+        "Reproduce the paper (5 seeds, ~30 s)": {"seeds": 5},
+        "Ablations: 6 learners, 3 seeds (~1 min)": {"seeds": 3, "ablations": True},
+        "8-D, partial observation, 10 logs, 3 seeds (~25 s)": {"dimension": 8, "seeds": 3},
         "4-D, full observation, 50 logs (success saturates, ~15 s)": {"partial_observation": False,
                                                                       "trajectories": 50, "seeds": 1},
         "4-D, partial, success against 6 / 20 / 40 logs (~40 s)": {"trajectory_sweep": [6, 20, 40], "seeds": 1},
