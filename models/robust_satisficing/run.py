@@ -45,7 +45,7 @@ __all__ = ["DRO_STEPS", "JTT_UPWEIGHTS", "MAX_WORK", "TERM_TILTS", "run"]
 
 MAX_WORK = 4e8  # epochs x training rows x trainings x (1 + hidden / 16)
 TRACE_POINTS = 200
-DRO_STEPS = (0.01, 0.1, 1.0, 10.0)  # each baseline's grid, chosen by worst-group validation score (the same rule for all)
+DRO_STEPS = (0.01, 0.1, 1.0, 10.0, 100.0)  # each baseline's grid, chosen by worst-group validation score (the same rule for all)
 TERM_TILTS = (0.1, 0.5, 2.0, 8.0)
 JTT_UPWEIGHTS = (1.5, 3.0, 10.0, 30.0)
 TRAININGS = 2 + len(DRO_STEPS) + len(TERM_TILTS) + len(JTT_UPWEIGHTS) + 1  # ERM, IRS, grids, JTT's first stage

@@ -31,7 +31,7 @@ def test_result_has_every_method_and_the_claims() -> None:
     assert result.standing is not None and set(result.standing.scores) == set(METHODS)
     assert {c.id for c in result.claims if not c.headline} == {"one_pass"}
     grids = {g.tuned: g for g in result.grids}
-    assert grids["group DRO"].values == [0.01, 0.1, 1.0, 10.0]
+    assert grids["group DRO"].values == [0.01, 0.1, 1.0, 10.0, 100.0]
     assert grids["tilted ERM"].values == [0.1, 0.5, 2.0, 8.0] and grids["JTT"].values == [1.5, 3.0, 10.0, 30.0]
     for tuned, key, prefix in (("group DRO", "group_dro", "eta = "), ("tilted ERM", "tilted_erm", "t = "),
                                ("JTT", "jtt", "upweight ")):
