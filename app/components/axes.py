@@ -162,7 +162,8 @@ def readable_axes(figure: Any) -> Any:
     layout = figure.layout
     for name in [key for key in layout.to_plotly_json() if key.startswith(("xaxis", "yaxis"))] or ["xaxis", "yaxis"]:
         axis = layout[name]
-        if axis.automargin is None:  # long tick labels push the title out instead of running under it
+        fixed_scale = axis.scaleanchor is not None or axis.constrain is not None  # automargin would shrink it
+        if axis.automargin is None and not fixed_scale:  # long tick labels push the title out, not under it
             axis.automargin = True
         _axis_title(figure, axis, name[0])
         if _chose_own_ticks(axis) or axis.type in ("category", "date", "multicategory"):

@@ -173,11 +173,10 @@ def _scene_3d(result: Result, flagged: set[str]) -> go.Figure:
             if math.hypot(p.x - pose.x, p.y - pose.y) < 0.6 and abs(label_z[other] - z) < 0.18:
                 z = label_z[other] + 0.18
         label_z[box.name] = z
-    traces.append(go.Scatter3d(
-        x=[result.layout[b.name].x for b in result.boxes], y=[result.layout[b.name].y for b in result.boxes],
-        z=[label_z[b.name] for b in result.boxes], mode="text", text=[b.name.replace("_", " ") for b in result.boxes],
-        textfont=dict(color=[_BAD if b.name in flagged else "#111" for b in result.boxes], size=11),
-        hoverinfo="skip", name="names"))
+    # names as scene annotations: drawn over the scene, never hidden or cut by a neighbouring mesh
+    names = [dict(x=result.layout[b.name].x, y=result.layout[b.name].y, z=label_z[b.name],
+                  text=b.name.replace("_", " "), showarrow=False, bgcolor="rgba(255,255,255,0.7)",
+                  font=dict(color=_BAD if b.name in flagged else "#111", size=11)) for b in result.boxes]
     top = max([room.height] + [z + 0.15 for z in label_z.values()])
     span = max(room.width, room.depth)
     fig = go.Figure(traces)
@@ -188,7 +187,7 @@ def _scene_3d(result: Result, flagged: set[str]) -> go.Figure:
                    yaxis=dict(title="y (m), south to north", range=[-0.2, room.depth + 0.2]),
                    zaxis=dict(title="z (m)", range=[0, top]), aspectmode="manual",
                    aspectratio=dict(x=(room.width + 0.4) / span, y=(room.depth + 0.4) / span, z=top / span),
-                   camera=dict(eye=dict(x=1.6, y=-1.85, z=1.35))),  # far enough that edge labels stay in view
+                   camera=dict(eye=dict(x=1.6, y=-1.85, z=1.35)), annotations=names),
         margin=dict(l=0, r=0, t=50, b=0))
     return fig
 
