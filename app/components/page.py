@@ -255,6 +255,8 @@ def method_page(
     keep_controls(name)
     if submitted:
         current = _submit(name, params, current)
+        if current is not None and not current.done:
+            st.rerun()  # draw Run again, disabled while this run is active
     if current is not None:
         if not current.done:
             _live_progress(current.id)

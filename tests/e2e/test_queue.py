@@ -87,9 +87,6 @@ def test_every_view_of_a_queued_run_shows_the_runs_ahead(one_worker: dict[str, s
         page.context.close()
 
 
-@pytest.mark.xfail(strict=True, reason="app/components/page.py does not rerun after a submit, so the Run button "
-                   "drawn before the submit stays enabled until the run ends (fix: st.rerun() after a successful "
-                   "submit in method_page); remove this mark with the fix")
 def test_run_is_disabled_while_the_pages_run_is_active(one_worker: dict[str, str], browser) -> None:
     backend, frontend = one_worker["backend"], one_worker["frontend"]
     running = _toy_sleeper(backend)
