@@ -80,7 +80,7 @@ def _trade_off(result: Result) -> go.Figure:
 def _search(result: Result) -> go.Figure:
     s = result.search
     titles = ["CKA probe:<br>drift per block", "expected kept copies<br>during the search", "final keep<br>probability"]
-    fig = make_subplots(rows=1, cols=3, subplot_titles=titles, horizontal_spacing=0.09)
+    fig = make_subplots(rows=1, cols=3, subplot_titles=titles, horizontal_spacing=0.17)  # room for each y title
     blocks = [f"block {layer + 1}" for layer in range(len(s.probe_drift))]
     colours = ["#d62728" if layer + 1 in s.candidate_layers else "#7f7f7f" for layer in range(len(s.probe_drift))]
     fig.add_bar(x=blocks, y=s.probe_drift, marker_color=colours, name="1 - CKA (red: CKA-favoured, mask starts at 0.6)", row=1, col=1)

@@ -75,7 +75,7 @@ def _effective(result: Result) -> go.Figure:
 def _per_seed(result: Result) -> go.Figure:
     """The claims' two quantities seed by seed, with their thresholds."""
     fig = make_subplots(rows=1, cols=2, subplot_titles=("kappa = M_eff / M, fitted to<br>the simulated risks over M",
-                                                        f"N_eff / N at N = {result.per_seed[0].n:,}"))
+                                                        f"N_eff / N at N = {result.per_seed[0].n:,}"), horizontal_spacing=0.16)
     seeds = [str(r.seed) for r in result.per_seed]
     for scheme in ("multiplicative", "additive"):
         fig.add_trace(go.Bar(x=seeds, y=[r.kappa[scheme] for r in result.per_seed], name=scheme,

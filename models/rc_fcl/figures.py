@@ -35,13 +35,15 @@ def _drift_maps(result: Result) -> go.Figure:
     fig.add_heatmap(z=_map(result.drift_score), x=rounds, y=clients, zmin=0, zmax=1, colorscale="Viridis",
                     colorbar={"title": "drift score (2 × accuracy − 1)"}, row=1, col=3)
     fig.update_xaxes(title_text="server round")
-    fig.update_yaxes(title_text="client", autorange="reversed")
+    fig.update_yaxes(autorange="reversed")
+    fig.update_yaxes(title_text="client", row=1, col=1)  # shared: one title, never over a neighbouring map
     fig.update_layout(title="RC-FCL, first seed, client x round: true drift, detection and drift score (blank = not scored)")
     return fig
 
 
 def _curves(result: Result) -> go.Figure:
-    fig = make_subplots(rows=1, cols=len(result.concepts), subplot_titles=[f"concept '{c}'" for c in result.concepts])
+    fig = make_subplots(rows=1, cols=len(result.concepts), subplot_titles=[f"concept '{c}'" for c in result.concepts],
+                        shared_yaxes=True, horizontal_spacing=0.04)
     ends = result.per_seed[0].experience_ends
     for name, rows in result.concept_accuracy.items():
         rounds = list(range(1, len(rows) + 1))
@@ -51,7 +53,8 @@ def _curves(result: Result) -> go.Figure:
     for end in ends[:-1]:
         fig.add_vline(x=end, line_dash="dot", line_color="#7f7f7f")
     fig.update_xaxes(title_text="server round")
-    fig.update_yaxes(title_text="global model accuracy (%)", range=[0, 100])
+    fig.update_yaxes(range=[0, 100])
+    fig.update_yaxes(title_text="global model accuracy (%)", row=1, col=1)
     fig.update_layout(title="Accuracy on each concept per round, first seed (dotted: ends of experiences)",
                       legend={"orientation": "h", "y": -0.25})
     return fig

@@ -44,6 +44,10 @@ _BOXES_JS = """(selectors) => {
       out.push({kind, tick, axis, text: el.textContent.trim(), x0: r.left, y0: r.top, x1: r.right, y1: r.bottom});
     }
   }
+  for (const el of document.querySelectorAll('.nsewdrag')) {  // each subplot's plot area
+    const r = el.getBoundingClientRect();
+    out.push({kind: 'plot area', tick: false, axis: '', text: '(plot area)', x0: r.left, y0: r.top, x1: r.right, y1: r.bottom});
+  }
   return out;
 }"""
 
@@ -60,7 +64,7 @@ def render(page: Any, figure_json: dict[str, Any]) -> list[dict[str, Any]]:
         const div = document.getElementById('fig');
         Plotly.purge(div);
         const layout = Object.assign({}, fig.layout || {}, {width: width});
-        await Plotly.newPlot(div, fig.data || [], layout, {staticPlot: true});
+        await Plotly.newPlot(div, fig.data || [], layout, {displayModeBar: false});
     }""", [figure_json, WIDTH])
     return list(page.evaluate(_BOXES_JS, {k: list(v) for k, v in _SELECTORS.items()}))
 
@@ -81,6 +85,10 @@ def overlaps(boxes: list[dict[str, Any]]) -> list[str]:
                 continue  # two axis tick labels (plotly spaces them); a colorbar's against an axis's counts
             if a["kind"] == b["kind"] == "legend":  # one legend entry's parts are laid out by plotly
                 continue
+            if "plot area" in (a["kind"], b["kind"]):  # only an axis title over some panel's plot is wrong
+                other = b if a["kind"] == "plot area" else a
+                if other["kind"] not in ("axis title", "colorbar title"):
+                    continue
             if _overlap(a, b):
                 found.append(f'{a["kind"]} "{a["text"][:40]}" / {b["kind"]} "{b["text"][:40]}"')
     return found
