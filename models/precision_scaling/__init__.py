@@ -18,11 +18,11 @@ __all__ = ["SPEC", "examples"]
 def examples() -> dict[str, dict[str, Any]]:
     """Named inputs; times measured on one core of the shared machine."""
     return {
-        "Default: the paper's noise models at level 0.5, matched, 3 seeds (~15 s)": {},
-        "Reproduce the paper (5 seeds, M 4..128, N = 20000, ~30 s)": {"seeds": 5},
-        "Lower noise, level 0.1: the swamping index moves out to M ~ 40 (~15 s)": {"noise_level": 0.1},
-        "Rounding: 1-bit float vs matched int (9 bits), regime not reached (~15 s)": {"noise_level": 0.0},
-        "Steeper spectrum a = 3 (~15 s)": {"spectrum_exponent": 3.0},
+        "Default: the paper's noise models at level 0.5, matched, 3 seeds (~2 s)": {},
+        "Reproduce the paper (5 seeds, M 4..128, N = 20000, ~3 s)": {"seeds": 5},
+        "Lower noise, level 0.1: the swamping index moves out to M ~ 40 (~2 s)": {"noise_level": 0.1},
+        "Rounding: 1-bit float vs matched int (9 bits), regime not reached (~2 s)": {"noise_level": 0.0},
+        "Steeper spectrum a = 3 (~2 s)": {"spectrum_exponent": 3.0},
     }
 
 

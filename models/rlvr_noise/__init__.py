@@ -18,15 +18,15 @@ __all__ = ["SPEC", "examples"]
 def examples() -> dict[str, dict[str, Any]]:
     """Named inputs: the default sweep, the paper's check over 3 seeds, a noisier verifier, small groups."""
     return {
-        "Sweep of J at FPR = 0.3, G = 64 (default, 3 seeds, ~15 s)": {},
-        "Reproduce the paper (3 seeds, 64 GRPO runs per J, ~40 s)": {"seeds": 3, "bandit_seeds": 64},
-        "Two correct modes nearly tied: shares 0.55 / 0.45, m = 2 (~10 s)": {
+        "Sweep of J at FPR = 0.3, G = 64 (default, 3 seeds, ~7 s)": {},
+        "Reproduce the paper (3 seeds, 64 GRPO runs per J, ~8 s)": {"seeds": 3, "bandit_seeds": 64},
+        "Two correct modes nearly tied: shares 0.55 / 0.45, m = 2 (~2 s)": {
             "modes_per_class": 2, "favoured_share": 0.55, "seeds": 1,
         },
-        "Almost-random verifier: J in [-0.1, 0.1], FPR = 0.45 (~25 s)": {
+        "Almost-random verifier: J in [-0.1, 0.1], FPR = 0.45 (~3 s)": {
             "j_values": [-0.1, -0.05, 0.0, 0.05, 0.1], "fpr": 0.45, "steps": 2400, "phase_grid": 7, "seeds": 1,
         },
-        "Small groups and big steps: G = 8, learning rate 1, off the mean-field limit (~5 s)": {
+        "Small groups and big steps: G = 8, learning rate 1, off the mean-field limit (~1 s)": {
             "group_size": 8, "learning_rate": 1.0, "steps": 400, "seeds": 1,
         },
     }
