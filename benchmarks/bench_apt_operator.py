@@ -5,6 +5,11 @@ For each version and test seed: wall and CPU time of a default run (24 test medi
 relative L2 of APT fused, the FNO, GINO (new only) and the uniform-k null, with each model's gain over the null.
 
     OMP_NUM_THREADS=1 .venv/bin/python benchmarks/bench_apt_operator.py [--old 41402b8] [--seeds 0 1 2]
+
+Measured 2026-12-06 (shared 2-core machine, load ~8, seeds 0 1; CPU s include the subprocess start):
+previous (smooth, p): 18.0 / 17.7 s CPU, fused 0.467 / 0.458, FNO 0.272 / 0.283, null 0.533 / 0.468
+(APT 12.5% / 2.1% below the null, FNO 49% / 40%); this (channels, p + s): 19.5 / 16.4 s CPU, fused 0.337 /
+0.358, GINO 0.435 / 0.455, FNO 0.366 / 0.362, null 0.616 / 0.671 (APT 45% / 47%, FNO 41% / 46%, GINO 29% / 32%).
 """
 
 from __future__ import annotations
