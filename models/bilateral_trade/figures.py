@@ -79,7 +79,7 @@ def _shade_phases(fig: go.Figure, result: Result) -> None:
     for span in result.learners[name].phases:
         if span.phase in _PHASE_COLOURS:
             fig.add_vrect(x0=span.start, x1=span.end, fillcolor=_PHASE_COLOURS[span.phase], line_width=0, layer="below")
-            fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", name=f"shaded: {span.phase} (t < {span.end:,})",
+            fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", name=f"shaded: {span.phase} (before t = {span.end:,})",
                                      marker={"symbol": "square", "size": 12, "color": _PHASE_COLOURS[span.phase]}))
 
 
@@ -138,7 +138,7 @@ def _profit_figure(result: Result) -> go.Figure:
     fig = go.Figure()
     for name, curves in result.curves.items():
         _band(fig, result.checkpoints, curves.cumulative_profit, name, result.learners[name].label)
-    fig.add_hline(y=0.0, line_dash="dash", line_color="black", annotation_text="GBB: must stay >= 0")
+    fig.add_hline(y=0.0, line_dash="dash", line_color="black", annotation_text="GBB: must stay at or above 0")
     _shade_phases(fig, result)
     fig.update_layout(
         title="Cumulative realised profit of the broker (sum of (q - p) over trades)",
@@ -202,7 +202,7 @@ def _heatmap_figure(result: Result) -> go.Figure:
         fig.update_xaxes(title_text="seller price p", range=[0, 1], row=1, col=col)
         fig.update_yaxes(title_text="buyer price q", range=[0, 1], row=1, col=col)
     fig.update_layout(
-        title="Where the learner posts prices vs the GBB optimum (below the diagonal: subsidised, q < p)",
+        title="Where the learner posts prices vs the GBB optimum (below the diagonal: subsidised, buyer price under seller price)",
         margin={"t": 130, "b": 150},
         height=520,
     )
@@ -238,7 +238,7 @@ def _valuations_figure(result: Result) -> go.Figure:
         )
     )
     fig.update_layout(
-        title=f"Valuations: {result.distribution.label} (a trade at (p, q) takes s <= p and b >= q)",
+        title=f"Valuations: {result.distribution.label} (a trade at (p, q) needs s at most p and b at least q)",
         xaxis_title="seller value s",
         yaxis_title="buyer value b",
         xaxis_range=[0, 1],
