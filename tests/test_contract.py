@@ -180,7 +180,7 @@ INTERNAL_NOTES = re.compile(r"\bthe issue\b|\bissue \d+|reading list|paper \d+ o
 PLACEHOLDER_AUTHORS = re.compile(r"as listed|et al|^\s*$|&", re.I)
 # Papers whose ICML 2026 page lists no authors and for which we found no preprint (searched by title on
 # 2026-12-03): their citation links the ICML page. Remove a name here once its authors are known.
-AUTHORS_UNKNOWN = {"moe_upcycling", "rc_fcl", "robust_satisficing"}
+AUTHORS_UNKNOWN = {"rc_fcl"}
 # Methods whose verdict is not yet judged by their claims (issue 25 is open for them): these two checks
 # are reported as expected failures for them (visibly, in the summary); remove a method once converted.
 NOT_YET_ON_CLAIMS: set[str] = set()

@@ -9,7 +9,7 @@ import statistics
 from pydantic import BaseModel
 
 from models.common.claims import format_value
-from models.common.contract import Artifact, MethodResult
+from models.common.contract import Artifact, Cell, Column, MethodResult, Table
 from models.common.tabular import GroupRow
 
 __all__ = ["LABELS", "METHODS", "MethodScore", "Methods", "Result", "SeedScores", "SweepPoint"]
@@ -124,6 +124,27 @@ class Result(MethodResult):
             values[f"{LABELS[key]}: average / worst-group {self.score_name}{unit}"] = (
                 f"{self.spread(key, 'average', scale)} / {self.spread(key, 'worst', scale)}")
         return values
+
+    def tables(self) -> list[Table]:
+        """Every method on the test set over the seeds (mean ± sd)."""
+        scale, unit = (1.0, "MSE") if self.regression else (100.0, "%")
+        rows: list[dict[str, Cell]] = [
+            {"method": LABELS[key], "average": self.spread(key, "average", scale),
+             "worst": self.spread(key, "worst", scale), "drop": self.spread(key, "degradation", scale),
+             "chosen": ", ".join(dict.fromkeys(getattr(s.methods, key).setting for s in self.seeds_run)),
+             "passes": self.methods.model_dump()[key]["backward_passes_per_step"]} for key in METHODS]
+        caption = (f"IRS's target tau = max({self.tau_multiplier:g} x loss, 0.1) (first seed, last step: tau = "
+                   f"{format_value(self.tau)}, fragility kappa = {format_value(self.fragility)}, tilt KL = "
+                   f"{format_value(self.kl)} nats). Shift: {self.shift_name}.")
+        n = len(self.seeds_run)
+        return [Table(title=f"Methods on the test set, mean ± sd over {n} seed{'s' if n > 1 else ''}", caption=caption,
+                      rows=rows, columns=[
+                          Column(key="method", label="method", fmt="text"),
+                          Column(key="average", label=f"average {self.score_name}", unit=unit, fmt="text"),
+                          Column(key="worst", label=f"worst-group {self.score_name}", unit=unit, fmt="text"),
+                          Column(key="drop", label="drop under shift", unit=unit, fmt="text"),
+                          Column(key="chosen", label="chosen on validation", fmt="text"),
+                          Column(key="passes", label="backward passes / step")])]
 
     def artifacts(self) -> dict[str, Artifact]:
         """CSV files written with the csv module (settings such as 'tau = max(1.01 x loss, 0.1)' hold commas)."""

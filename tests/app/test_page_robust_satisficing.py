@@ -24,7 +24,7 @@ def test_a_short_run_shows_the_check_and_the_methods(live_backend: str) -> None:
     at = click_run(at)
     assert not at.exception
     subheaders = [h.value for h in at.subheader]
-    assert "Methods on the test set, mean ± sd over 3 seed(s)" in subheaders  # the default: 3 seeds
+    assert "Methods on the test set, mean ± sd over 3 seeds" in subheaders  # the default: 3 seeds
     assert "The paper's claims, checked here" in subheaders
     methods = next(df.value for df in at.dataframe if "method" in df.value.columns)
     assert list(methods["method"]) == ["ERM", "group DRO (training groups)", "tilted ERM", "JTT", "IRS (the paper)"]
