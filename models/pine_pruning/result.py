@@ -6,7 +6,8 @@ import io
 
 from pydantic import BaseModel, Field
 
-from models.common.contract import Artifact, MethodResult
+from models.common.contract import Artifact, Cell, Column, MethodResult, Table
+from models.common.numbers import number
 from models.pine_pruning.claims import CHECK_ALPHA
 
 __all__ = ["AccuracyPruning", "CurvePoint", "FaithfulSummary", "Result", "SeedRun", "WeightVector"]
@@ -105,6 +106,49 @@ class Result(MethodResult):
             "Seeds": len(runs),
             "Run time (s)": round(self.seconds, 1),
         }
+
+    def tables(self) -> list[Table]:
+        """Every pruning of every seed, and the conformal regions of the first seed."""
+        return [self._prunings(), self._regions()]
+
+    @staticmethod
+    def _faithful(seed: int, method: str, p: FaithfulSummary) -> dict[str, Cell]:
+        proved = ("yes" if p.converged else "no") + (" (full ensemble returned)" if p.fell_back else "")
+        return {"seed": seed, "method": method, "kept": p.trees_kept, "agreement": p.test_agreement,
+                "accuracy": p.test_accuracy, "rounds": p.rounds, "proved": proved, "calls": p.oracle_calls,
+                "time": p.oracle_seconds, "fresh": f"{p.fresh_disagreements} of {p.fresh_points}"}
+
+    def _prunings(self) -> Table:
+        rows: list[dict[str, Cell]] = []
+        for s in self.per_seed:
+            rows.extend(self._faithful(s.seed, f"PINE α = {number(p.alpha, 3)}", p)
+                        for p in sorted(s.curve, key=lambda p: p.alpha))
+            rows.append(self._faithful(s.seed, "whole-space faithful (MILP oracle)", s.whole_space))
+            a = s.accuracy_pruning
+            rows.append({"seed": s.seed, "method": "accuracy pruning (reduce-error)", "kept": a.trees_kept,
+                         "agreement": a.test_agreement, "accuracy": a.test_accuracy})
+        caption = ("'proved by the MILP': the exact oracle found no point of the region (whole space: of the input "
+                   "space) where the returned ensemble's class differs. 'fresh disagreements': a sampling re-check "
+                   "after the proof.")
+        return Table(title=f"Prunings per seed ({self.ensemble.replace('_', ' ')}, {self.total_trees} trees)",
+                     caption=caption, rows=rows, columns=[
+                         Column(key="seed", label="seed"), Column(key="method", label="method", fmt="text"),
+                         Column(key="kept", label="trees kept"),
+                         Column(key="agreement", label="test agreement", digits=3),
+                         Column(key="accuracy", label="test accuracy", digits=3), Column(key="rounds", label="rounds"),
+                         Column(key="proved", label="proved by the MILP", fmt="text"),
+                         Column(key="calls", label="MILP calls"), Column(key="time", label="MILP time", unit="s", digits=2),
+                         Column(key="fresh", label="fresh disagreements", fmt="text")])
+
+    def _regions(self) -> Table:
+        rows: list[dict[str, Cell]] = [
+            {"alpha": p.alpha, "level": 1 - p.alpha, "coverage": p.test_coverage, "threshold": p.threshold,
+             "points": p.constraint_points} for p in sorted(self.per_seed[0].curve, key=lambda p: p.alpha)]
+        return Table(title="Conformal regions (first seed)", rows=rows, columns=[
+            Column(key="alpha", label="α", digits=3), Column(key="level", label="1 - α", digits=3),
+            Column(key="coverage", label="test coverage", digits=3),
+            Column(key="threshold", label="log-likelihood threshold", digits=4),
+            Column(key="points", label="program points")])
 
     def artifacts(self) -> dict[str, Artifact]:
         curve = io.StringIO()

@@ -30,7 +30,7 @@ def test_a_short_run_shows_the_tables_and_figures(live_backend: str) -> None:
     assert any(h.startswith("Prunings per seed (gradient boosting, 10 trees)") for h in subheaders)
     methods = next(df.value for df in at.dataframe if "trees kept" in df.value.columns)
     assert len(methods) == 2 + 2  # two alphas, whole space, accuracy pruning (one seed)
-    assert all(v == "" or v.startswith(("yes", "no")) for v in methods["proved by the MILP"])
+    assert all(v in ("", "—") or v.startswith(("yes", "no")) for v in methods["proved by the MILP"])
     assert len(at.get("plotly_chart")) >= 3
 
 
