@@ -8,7 +8,7 @@ from typing import Literal
 from pydantic import BaseModel
 
 from models.common.claims import format_value
-from models.common.contract import Artifact, MethodResult
+from models.common.contract import Artifact, Cell, Column, MethodResult, Table
 
 __all__ = ["VARIANTS", "CurvePoint", "Pair", "PathKind", "Result", "SweepPoint", "VariantScore"]
 
@@ -105,6 +105,29 @@ class Result(MethodResult):
             f"{self.logging_success_rate.raw:.0%} / {self.logging_success_rate.augmented:.0%}")
         out["Actions taken over by the augmentor; shortcut transitions (first seed)"] = (
             f"{self.replaced_actions}; {self.shortcut_transitions}")
+        return out
+
+    def tables(self) -> list[Table]:
+        """Every learner over the seeds; success against the number of logs when swept (first seed)."""
+        rows: list[dict[str, Cell]] = [
+            {"learner": v.label, "success": 100 * sum(v.success_rate) / len(v.success_rate),
+             "steps": sum(v.mean_steps) / len(v.mean_steps), "transitions": round(sum(v.transitions) / len(v.transitions)),
+             "per_seed": [100 * x for x in v.success_rate]} for v in self.variants]
+        caption = (f"Straight-line steps on the first seed's episodes: {format_value(self.optimal_steps)}; actions taken "
+                   f"over by the augmentor: {self.replaced_actions}; shortcut transitions: {self.shortcut_transitions} "
+                   "(first seed). Success is on test episodes, with the checkpoint chosen on separate validation "
+                   "episodes.")
+        out = [Table(title="Every learner, mean over the seeds", caption=caption, rows=rows, columns=[
+            Column(key="learner", label="learner and data", fmt="text"),
+            Column(key="success", label="success rate", unit="%", digits=3),
+            Column(key="steps", label="mean steps", digits=3), Column(key="transitions", label="transitions"),
+            Column(key="per_seed", label="per seed", unit="%", digits=3)])]
+        if len(self.sweep) > 1:
+            out.append(Table(title="Success rate against the number of logs (first seed)", rows=[
+                {"logs": p.trajectories, "raw": 100 * p.success_rate.raw, "augmented": 100 * p.success_rate.augmented}
+                for p in self.sweep], columns=[
+                Column(key="logs", label="logged trajectories"), Column(key="raw", label="raw", unit="%", digits=3),
+                Column(key="augmented", label="augmented", unit="%", digits=3)]))
         return out
 
     def artifacts(self) -> dict[str, Artifact]:

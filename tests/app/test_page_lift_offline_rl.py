@@ -26,7 +26,7 @@ def test_a_short_run_shows_the_comparison(live_backend: str) -> None:
     at = click_run(at)
     assert not at.exception
     subheaders = [h.value for h in at.subheader]
-    assert "Every learner, mean ± sd over the seeds" in subheaders and "The paper's claims, checked here" in subheaders
+    assert "Every learner, mean over the seeds" in subheaders and "The paper's claims, checked here" in subheaders
     comparison = next(df.value for df in at.dataframe if "learner and data" in df.value.columns)
     assert list(comparison["learner and data"]) == ["TD3+BC on the raw logs (standard offline RL)",
                                                     "TD3+BC on LIFT-SC data (augmented collection + shortcuts)"]

@@ -17,9 +17,9 @@ PAGES = sorted(p for p in (ROOT / "app" / "pages").glob("*.py") if p.stem not in
 # a page listed here that no longer copies anything, so the list only shrinks).
 NOT_YET_CONVERTED: set[str] = set()
 # String-key reads (`x["key"]`, `x[f"..."]`, `.get(...)`) in every page, home and admin included: 773 before
-# issue 46 (0ea7bc0), 404 after its first 13 pages (those 13: 587 -> 191); the goal is 250 once the last six
-# are declarations too. Lower it as pages convert; never raise it.
-READS_CEILING = 404
+# issue 46 (0ea7bc0), 404 after its first 13 pages (those 13: 587 -> 191), 228 with all 19 declared (the
+# rest: the core demos' headlines and conflict text, Home and admin). Lower it as pages shrink; never raise it.
+READS_CEILING = 228
 
 
 def _strings(node: ast.AST) -> list[str]:
