@@ -97,9 +97,9 @@ def _floor_plan(result: Result, layout: dict[str, PoseOut], title: str, flagged:
                            bgcolor="rgba(255,255,255,0.6)")
     room = result.room
     fig.update_layout(title=title, xaxis_title="x (m), west to east", yaxis_title="y (m), south to north",
-                      height=560, margin=dict(l=40, r=20, t=60, b=40))
+                      height=480, margin=dict(l=40, r=20, t=60, b=40), showlegend=False)  # the walls are plain
     # the room's own extent on both axes; equal scale shrinks the plot area instead of stretching an axis
-    fig.update_xaxes(range=[-0.3, room.width + 0.3], constrain="domain")
+    fig.update_xaxes(range=[-0.3, room.width + 0.3])
     fig.update_yaxes(range=[-0.3, room.depth + 0.3], scaleanchor="x", scaleratio=1, constrain="domain")
     return fig
 

@@ -36,8 +36,9 @@ def test_3d_view_holds_every_box_and_label_and_marks_violations() -> None:
     result = Result(status="unsolved", room=room, boxes=boxes, layout=layout, collisions=[("wardrobe", "lamp")])
     fig = _scene_3d(result, {"wardrobe", "lamp"})
     z_top = fig.layout.scene.zaxis.range[1]
-    labels = next(t for t in fig.data if t.name == "names")
-    assert z_top >= max(labels.z) and z_top >= 2.35
-    assert abs(labels.z[0] - labels.z[1]) >= 0.18 - 1e-9  # close boxes: labels lifted apart
+    labels = fig.layout.scene.annotations  # names drawn over the scene (never hidden by a mesh)
+    assert [a.text for a in labels] == ["wardrobe", "lamp"]
+    assert z_top >= max(a.z for a in labels) and z_top >= 2.35
+    assert abs(labels[0].z - labels[1].z) >= 0.18 - 1e-9  # close boxes: labels lifted apart
     assert sum(1 for t in fig.data if t.name and t.name.endswith("violation")) == 2
     assert fig.layout.scene.xaxis.range[0] < 0 and fig.layout.scene.xaxis.range[1] > room.width
