@@ -227,6 +227,7 @@ def test_run_reports_the_two_bit_learner_its_estimator_and_its_commit_round() ->
     assert two.phases == result.learners["wbb_one_bit"].phases  # the same plan
     assert two.min_cumulative_profit >= 0.0 and two.guard_rounds == 0
     figs = SPEC.figures(result)
-    notes = [a.text for a in figs["regret_vs_wbb"].layout.annotations]
-    assert "WBB one-bit and two-bit: explore | commit" in notes
+    names = [trace.name for trace in figs["regret_vs_wbb"].data]  # the commit line is named in the legend
+    commit = two.phases[0].end
+    assert f"WBB one-bit and two-bit commits (t = {commit:,})" in names
     assert any(trace.name == two.label for trace in figs["regret_vs_wbb"].data)
