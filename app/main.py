@@ -13,7 +13,7 @@ from app.components.identity import access, ensure_token, token_sidebar
 from app.components.responsive import responsive_style
 from app.components.schema import methods
 
-PAGES_DIR = Path(__file__).resolve().parent / "pages"
+PAGES_DIR = Path(__file__).resolve().parent / "views"  # not "pages": Streamlit would serve that folder itself
 SHOWN_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")  # a requested path is echoed only when it is this plain
 
 

@@ -65,8 +65,7 @@ def main(argv: list[str] | None = None) -> None:
         SHOTS.mkdir(parents=True, exist_ok=True)
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=browser_path, args=BROWSER_FLAGS)
-            # Home first, always: until the root has been opened once, Streamlit serves a deep link from the
-            # `pages/` folder beside app/main.py (file-name sidebar, no app/main.py), see the report of issue 47.
+            # Home first: its shot is the README's.
             page = browser.new_page(viewport={"width": widths[0], "height": 1250})
             page.goto(stack.frontend)
             wait_for_app(page)

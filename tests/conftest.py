@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def page_file(name: str) -> str:
     """Absolute path of a Streamlit page (AppTest resolves relative paths against the test file)."""
-    return str(ROOT / "app" / "pages" / f"{name}.py")
+    return str(ROOT / "app" / "views" / f"{name}.py")
 
 
 # The store the backend tests run against: tests/backend/conftest.py sets it per test ("sqlite" means

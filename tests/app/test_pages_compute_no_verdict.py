@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 NOT_YET_ON_CLAIMS: set[str] = set()
-PAGES = sorted(p for p in (Path(__file__).resolve().parents[2] / "app" / "pages").glob("*.py")
+PAGES = sorted(p for p in (Path(__file__).resolve().parents[2] / "app" / "views").glob("*.py")
                if p.name not in ("home.py", "admin.py", "__init__.py"))
 MARKS = ("✅", "❌", "🟡")
 BANNERS = {"success"}

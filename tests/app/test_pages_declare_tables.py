@@ -1,5 +1,5 @@
 """Pages declare, the model labels: no page keeps a copy of a model's label table or of its Literal values,
-and the string-key reads of results in `app/pages/` stay under a ceiling that only goes down.
+and the string-key reads of results in `app/views/` stay under a ceiling that only goes down.
 
 A result table is `MethodResult.tables()` (models/common/contract.py), drawn by `show_tables`; a choice's
 labels are the schema's `choices` (the package's one vocabulary)."""
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PAGES = sorted(p for p in (ROOT / "app" / "pages").glob("*.py") if p.stem not in ("home", "admin", "__init__"))
+PAGES = sorted(p for p in (ROOT / "app" / "views").glob("*.py") if p.stem not in ("home", "admin", "__init__"))
 # Pages that still copy a label table; the lead converts them after issue 46's first step (the test fails on
 # a page listed here that no longer copies anything, so the list only shrinks).
 NOT_YET_CONVERTED: set[str] = set()
@@ -92,5 +92,5 @@ def test_a_page_keeps_no_copy_of_its_models_labels(page: Path) -> None:
 
 
 def test_string_key_reads_in_pages_stay_under_the_ceiling() -> None:
-    reads = {p.stem: string_key_reads(p.read_text()) for p in (ROOT / "app" / "pages").glob("*.py")}
+    reads = {p.stem: string_key_reads(p.read_text()) for p in (ROOT / "app" / "views").glob("*.py")}
     assert sum(reads.values()) <= READS_CEILING, sorted(reads.items(), key=lambda kv: -kv[1])

@@ -64,7 +64,7 @@ def test_a_share_link_renders_the_run_read_only(shared_backend: str) -> None:
 
 
 def test_the_admin_page_needs_an_admin_token(shared_backend: str) -> None:
-    page = str(ROOT / "app" / "pages" / "admin.py")
+    page = str(ROOT / "app" / "views" / "admin.py")
     at = AppTest.from_file(page, default_timeout=60)
     at.run()
     assert "needs an admin token" in at.error[0].value

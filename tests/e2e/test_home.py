@@ -21,7 +21,7 @@ def test_home_page_lists_every_method(servers: dict[str, str], browser, tmp_path
     wait_for_app(page)
     page.get_by_text("Method Playground", exact=False).first.wait_for()
     for method in methods:
-        if (ROOT / "app" / "pages" / f"{method['name']}.py").exists():
+        if (ROOT / "app" / "views" / f"{method['name']}.py").exists():
             page.locator(f"[data-testid='stMain'] a[href='/{method['name']}']").first.wait_for(timeout=30_000)
         else:  # a method with no page (the tests' toy) is listed on a card without a link
             card = page.locator("[data-testid='stMain']").get_by_text(method.get("nav_title") or method["title"])

@@ -11,7 +11,7 @@ from tests.e2e.conftest import wait_for_app
 
 pytestmark = pytest.mark.e2e
 ROOT = Path(__file__).resolve().parents[2]
-PAGES = sorted(p.stem for p in (ROOT / "app" / "pages").glob("*.py") if p.stem not in ("home", "admin"))
+PAGES = sorted(p.stem for p in (ROOT / "app" / "views").glob("*.py") if p.stem not in ("home", "admin"))
 
 
 @pytest.mark.parametrize("name", PAGES)
