@@ -1,11 +1,12 @@
-"""Train the shipped APT-operator checkpoint: three APT variants, the regular-only transfer model and the FNO.
+"""Train the shipped APT-operator checkpoint: three APT variants, the regular-only transfer model, GINO and the FNO,
+on channelised media (pressure and saturation).
 
     OMP_NUM_THREADS=1 nice -n 10 .venv/bin/python scripts/train_apt_operator.py [--samples 128] [--epochs 24]
 
 Every model takes the same number of optimiser steps (epochs x batches over both meshes). The CPU budget of
 this project is about 15 minutes on one shared core; the defaults (384 steps per model) take about 6 minutes.
 The loss curves saved in the checkpoint (and shown on the page) say whether that is converged. Writes
-static/weights/apt_operator/checkpoint.pt (a few hundred kB).
+static/weights/apt_operator/channels.pt (about 0.5 MB).
 """
 
 from __future__ import annotations
