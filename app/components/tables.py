@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pandas as pd
 import streamlit as st
+
+from app.components.numbers import format_number
 
 __all__ = ["edit_table", "format_number", "mark", "readable", "show_tables", "table", "table_rows"]
 
@@ -49,26 +50,6 @@ def table(rows: pd.DataFrame | Sequence[Mapping[str, Any]], *, key: str | None =
     if caption:
         st.caption(caption)
     return frame
-
-
-def format_number(value: Any, digits: int = 4) -> str:
-    """A number for people: `digits` significant digits, no exponent at ordinary sizes, '—' when missing."""
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "—"
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return str(value)
-    if isinstance(value, int):
-        return str(value)
-    if math.isinf(value):
-        return "∞" if value > 0 else "-∞"
-    if value == 0:
-        return "0"
-    magnitude = abs(value)
-    if 1e-3 <= magnitude < 1e6:
-        decimals = max(0, digits - 1 - math.floor(math.log10(magnitude)))
-        text = f"{value:.{decimals}f}"
-        return text.rstrip("0").rstrip(".") if "." in text else text
-    return f"{value:.{digits - 1}e}"
 
 
 def mark(ok: bool | None) -> str:

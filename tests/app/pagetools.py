@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from streamlit.testing.v1 import AppTest
 
-__all__ = ["click_run", "page_text"]
+__all__ = ["click_run", "page_text", "read_number"]
 
 
 def page_text(at: AppTest) -> str:
@@ -19,3 +19,12 @@ def click_run(at: AppTest) -> AppTest:
     """Press the page's Run button and rerun the script."""
     next(button for button in at.button if button.label == "Run").click()
     return at.run()
+
+
+_SUPERSCRIPT = str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")
+
+
+def read_number(text: str) -> float:
+    """A cell as the kit shows it ("47,559", "1.26 × 10⁻⁸", "-0.2") read back as a float."""
+    mantissa, _, exponent = text.replace(",", "").partition(" × 10")
+    return float(mantissa) * (10.0 ** int(exponent.translate(_SUPERSCRIPT)) if exponent else 1.0)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 from streamlit.testing.v1 import AppTest
 
-from tests.app.pagetools import click_run, page_text
+from tests.app.pagetools import click_run, page_text, read_number
 from tests.conftest import page_file
 
 NAME = "bilateral_trade"
@@ -48,7 +48,7 @@ def test_a_short_run_shows_bracket_badge_learners_phases_and_departures(live_bac
     assert metrics["GBB optimum (bracket)"] == "[0.4715, 0.4715]"  # exact on atoms
     learners = next(df.value for df in at.dataframe if "learner" in df.value.columns)
     assert len(learners) == len(LEARNERS) and "GBB one-bit, as in the paper" in set(learners["learner"])
-    assert all(float(v) >= 0 for v in learners["lowest cumulative profit"])  # the GBB budget is kept
+    assert all(read_number(v) >= 0 for v in learners["lowest cumulative profit"])  # the GBB budget is kept
     departures = next(df.value for df in at.dataframe if "reason" in df.value.columns)
     assert len(departures) >= 6 and "budget target beta" in set(departures["step"])
     assert len(at.get("plotly_chart")) == 7

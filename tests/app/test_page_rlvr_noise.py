@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from streamlit.testing.v1 import AppTest
 
-from tests.app.pagetools import click_run, page_text
+from tests.app.pagetools import click_run, page_text, read_number
 from tests.conftest import page_file
 
 NAME = "rlvr_noise"
@@ -29,7 +29,7 @@ def test_a_short_run_shows_the_claims_table_the_masses_the_competition_and_six_f
     claims = next(df.value for df in at.dataframe if "Claim" in df.value.columns)
     assert len(claims) == 9
     finals = next(df.value for df in at.dataframe if "bandit mean" in df.value.columns)
-    assert [float(v) for v in finals["J"]] == [-0.2, 0.0, 0.3]
+    assert [read_number(v) for v in finals["J"]] == [-0.2, 0.0, 0.3]
     competition = next(df.value for df in at.dataframe if "favoured share at the end" in df.value.columns)
     assert len(competition) == 1 and "None" not in competition.to_string()
     assert len(at.get("plotly_chart")) == 6

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from streamlit.testing.v1 import AppTest
 
-from tests.app.pagetools import click_run, page_text
+from tests.app.pagetools import click_run, page_text, read_number
 from tests.conftest import page_file
 
 NAME = "shapley_graph"
@@ -30,7 +30,7 @@ def test_picking_a_molecule_fills_the_one_smiles_input_and_the_additive_game_is_
     text = page_text(at)
     assert "Validation game" in text and "7 heavy atoms" in text and "closely matches exact Shapley values" in text
     exact = next(df.value for df in at.dataframe if "Shapley (exact)" in df.value.columns)
-    assert len(exact) == 7 and all(float(x) < 1e-3 for x in exact["|error| / max |phi| (%)"])
+    assert len(exact) == 7 and all(read_number(x) < 1e-3 for x in exact["|error| / max |phi| (%)"])
     seeds = next(df.value for df in at.dataframe if "TN-SHAP-G SII error (%)" in df.value.columns)
     assert list(seeds["seed"]) == [0]
 
