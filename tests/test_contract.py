@@ -15,6 +15,7 @@ from backend.registry import discover
 from models.common import MethodResult, MethodSpec
 from models.common.claims import ClaimResult
 from tests.smoke_runs import smoke_params, smoke_run
+from tests.test_figure_axes import untitled_axes
 
 SPECS: dict[str, MethodSpec] = {m.spec.name: m.spec for m in discover().ordered()}
 NAMES = sorted(SPECS)
@@ -123,31 +124,14 @@ def figure_problems(figure: Any) -> list[str]:
     curves of more than one point."""
     layout = figure.layout
     problems = [] if (layout.title and layout.title.text) else ["no title"]
-    used: set[str] = set()
     for trace in figure.data:
         kind = trace.type
-        if kind in ("pie", "table", "sankey", "indicator"):
-            continue
-        if kind in ("scatter3d", "mesh3d", "surface", "cone", "isosurface", "volume"):
-            used.add(getattr(trace, "scene", None) or "scene")
-            continue
-        if hasattr(trace, "xaxis"):
-            used.add(trace.xaxis or "x")
-            used.add(trace.yaxis or "y")
         mode = getattr(trace, "mode", None) or ""
         if kind in ("scatter", "scattergl") and "lines" in mode and "markers" not in mode:
-            if trace.x is not None and len(trace.x) < 2:
+            drawn = [x for x in (() if trace.x is None else trace.x) if x is not None]  # [None]: a legend entry
+            if trace.x is not None and len(drawn) == 1:
                 problems.append(f"trace {trace.name!r} is a one-point curve")
-    for ref in sorted(used):
-        if ref.startswith("scene"):
-            scene = layout[ref]
-            for axis in ("xaxis", "yaxis", "zaxis"):
-                if not (scene[axis].title and scene[axis].title.text):
-                    problems.append(f"{ref}.{axis} has no title")
-            continue
-        name = ("xaxis" if ref[0] == "x" else "yaxis") + ref[1:]
-        if not (layout[name].title and layout[name].title.text):
-            problems.append(f"{name} has no title")
+    problems += [f"{axis} has no title" for axis in untitled_axes(figure)]  # one rule: tests/test_figure_axes.py
     return problems
 
 
@@ -157,6 +141,7 @@ def test_the_figure_check_finds_what_a_reader_would_miss() -> None:
     bare = go.Figure(go.Scatter(x=[1], y=[2], mode="lines", name="one point"))
     assert len(figure_problems(bare)) == 4  # no title, two unlabelled axes, a one-point curve
     good = go.Figure(go.Scatter(x=[1, 2], y=[2, 3], mode="lines"))
+    good.add_trace(go.Scatter(x=[None], y=[None], mode="lines", name="marker line (legend entry only)"))
     good.update_layout(title="t", xaxis_title="step", yaxis_title="loss (nats)")
     assert figure_problems(good) == []
 

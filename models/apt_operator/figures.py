@@ -34,13 +34,15 @@ def _scatter(result: Result, values: list[float], title: str, scale: str, cmin: 
 
 def _mesh(result: Result) -> go.Figure:
     s = result.sample
-    fig = make_subplots(rows=1, cols=2, subplot_titles=("log permeability ln k (channels: +2.3, background: -2.3)",
-                                                        "well source q (1/s)"))
+    fig = make_subplots(rows=1, cols=2, subplot_titles=("ln k (channels +2.3, background -2.3)",
+                                                        "well source q (1/s)"), horizontal_spacing=0.12,
+                        shared_yaxes=True)  # one y title, on the first panel
     fig.add_trace(_scatter(result, s.log_k, "ln k", "Viridis"), 1, 1)
     fig.add_trace(_scatter(result, s.source, "q", "RdBu"), 1, 2)
     fig.update_layout(title=f"The {s.mesh} mesh of the first test medium ({len(s.x)} points)")
     fig.update_xaxes(title_text="x (domain length)")
-    fig.update_yaxes(title_text="y (domain length)", scaleanchor="x")
+    fig.update_yaxes(scaleanchor="x")
+    fig.update_yaxes(title_text="y (domain length)", col=1)
     return fig
 
 
@@ -50,7 +52,8 @@ def _prediction(result: Result) -> go.Figure:
            ("FNO", s.fno))
     bottom = (("FV saturation s", s.saturation), ("APT fused", s.saturation_fused), ("null (uniform k)",
               s.saturation_null), ("GINO", s.saturation_gino), ("FNO", s.saturation_fno))
-    fig = make_subplots(rows=2, cols=5, subplot_titles=[t for t, _ in (*top, *bottom)], vertical_spacing=0.12)
+    fig = make_subplots(rows=2, cols=5, subplot_titles=[t for t, _ in (*top, *bottom)], vertical_spacing=0.12,
+                        shared_xaxes=True, shared_yaxes=True)  # titles on the outer panels only
     lo, hi = min(s.pressure), max(s.pressure)
     for col, (_, values) in enumerate(top, start=1):
         fig.add_trace(_scatter(result, values, "p", "Cividis", lo, hi), 1, col)
@@ -58,8 +61,8 @@ def _prediction(result: Result) -> go.Figure:
         fig.add_trace(_scatter(result, values, "s", "Blues", 0.0, 1.0), 2, col)
     fig.update_layout(title=f"Pressure (top, units of q / k) and injected-fluid saturation (bottom, 0-1) on the "
                             f"{s.mesh} mesh of the first test medium (shared colour scales)", height=620)
-    fig.update_xaxes(title_text="x (domain length)")
-    fig.update_yaxes(title_text="y (domain length)")
+    fig.update_xaxes(title_text="x (domain length)", row=2)
+    fig.update_yaxes(title_text="y (domain length)", col=1)
     return fig
 
 
@@ -68,8 +71,8 @@ def _super(result: Result) -> go.Figure:
     truth = np.array(s.high_truth).reshape(64, 64).T
     pred = np.array(s.high_fused).reshape(64, 64).T
     axis = ((np.arange(64) + 0.5) / 64).tolist()
-    fig = make_subplots(rows=1, cols=3, subplot_titles=("FV pressure on 64 x 64", "fused model, 64 x 64 input",
-                                                        "error"))
+    fig = make_subplots(rows=1, cols=3, subplot_titles=("FV, 64 x 64", "fused, 64 x 64 input", "error"),
+                        shared_yaxes=True)
     lo, hi = float(truth.min()), float(truth.max())
     fig.add_trace(go.Heatmap(z=truth, x=axis, y=axis, zmin=lo, zmax=hi, colorscale="Cividis", showscale=False), 1, 1)
     fig.add_trace(go.Heatmap(z=pred, x=axis, y=axis, zmin=lo, zmax=hi, colorscale="Cividis", showscale=False), 1, 2)
@@ -80,7 +83,7 @@ def _super(result: Result) -> go.Figure:
                             f"{r.higher_resolution:.3f} vs {r.same_resolution:.3f} at 32 x 32; FNO "
                             f"{r.fno_higher:.3f} vs {r.fno_same:.3f})")
     fig.update_xaxes(title_text="x (domain length)")
-    fig.update_yaxes(title_text="y (domain length)")
+    fig.update_yaxes(title_text="y (domain length)", col=1)
     return fig
 
 

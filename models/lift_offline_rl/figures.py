@@ -45,7 +45,8 @@ def _sweep(result: Result) -> go.Figure:
 
 
 def _curves(result: Result) -> go.Figure:
-    fig = make_subplots(rows=1, cols=2, subplot_titles=("success rate (%)", "mean return (sum of -distance)"))
+    fig = make_subplots(rows=1, cols=2, subplot_titles=("success rate (%)", "mean return (sum of -distance)"),
+                        horizontal_spacing=0.14)
     for data in ("raw", "augmented"):
         points = [c for c in result.curves if c.data == data]
         colour = STYLE[f"learned ({data})"][0]
@@ -62,23 +63,28 @@ def _curves(result: Result) -> go.Figure:
 
 
 def _variants(result: Result) -> go.Figure:
-    fig = make_subplots(rows=1, cols=2, subplot_titles=("success rate (%)", "mean steps per episode"))
+    """Success rate (top) and mean steps (bottom) of every learner, stacked so each has its names beside it."""
     labels = [v.label for v in result.variants]
-    for col, (values, scale) in enumerate(((lambda v: v.success_rate, 100.0), (lambda v: v.mean_steps, 1.0)), 1):
+    fig = make_subplots(rows=2, cols=1, vertical_spacing=0.26)
+    for row, (values, scale) in enumerate(((lambda v: v.success_rate, 100.0), (lambda v: v.mean_steps, 1.0)), 1):
         means = [float(np.mean(values(v))) * scale for v in result.variants]
         sds = [float(np.std(values(v), ddof=1)) * scale if len(values(v)) > 1 else 0.0 for v in result.variants]
         fig.add_trace(go.Bar(x=means, y=labels, orientation="h", error_x={"type": "data", "array": sds},
                              marker_color=["#1f77b4" if v.variant == "raw" else "#d62728" if v.variant == "augmented"
                                            else "#9467bd" for v in result.variants], showlegend=False),
-                      row=1, col=col)
-    fig.add_vline(x=result.optimal_steps, line_dash="dot", annotation_text="straight line", row=1, col=2)
+                      row=row, col=1)
+    fig.add_vline(x=result.optimal_steps, line_dash="dot", row=2, col=1)
     fig.update_xaxes(title_text="success rate (%)", row=1, col=1)
-    fig.update_xaxes(title_text="steps (straight line dotted)", row=1, col=2)
-    fig.update_yaxes(autorange="reversed", title_text="learner and data", row=1, col=1)
-    fig.update_yaxes(autorange="reversed", title_text="learner and data", showticklabels=False, row=1, col=2)
-    fig.update_layout(title=f"Every learner, mean ± sd over {len(result.seed_list)} seed(s)", height=200 + 40 * len(labels))
+    fig.update_xaxes(title_text="mean steps per episode (dotted: the straight line)", row=2, col=1)
+    fig.update_yaxes(autorange="reversed", title_text="learner and data")
+    n = len(result.seed_list)
+    fig.update_layout(title=f"Every learner, mean ± sd over {n} seed{'s' if n > 1 else ''}",
+                      height=260 + 64 * len(labels))
     return fig
 
 
 def figures(result: Result) -> dict[str, go.Figure]:
-    return {"variants": _variants(result), "paths": _paths(result), "success_vs_trajectories": _sweep(result), "learning_curves": _curves(result)}
+    out = {"variants": _variants(result), "paths": _paths(result), "learning_curves": _curves(result)}
+    if len(result.sweep) > 1:  # one point is not a curve
+        out["success_vs_trajectories"] = _sweep(result)
+    return out

@@ -11,7 +11,8 @@ __all__ = ["figures"]
 
 
 def _alpha_curve(result: Result) -> go.Figure:
-    fig = make_subplots(rows=1, cols=2, subplot_titles=("Trees kept", "Test agreement with the full ensemble"))
+    fig = make_subplots(rows=1, cols=2, subplot_titles=("Trees kept", "Test agreement with the full ensemble"),
+                        horizontal_spacing=0.16)
     for run in result.per_seed:
         curve = sorted(run.curve, key=lambda p: p.alpha)
         alphas = [p.alpha for p in curve]

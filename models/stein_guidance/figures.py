@@ -76,7 +76,8 @@ def _panels(result: Result, title: str, paths: bool) -> go.Figure:
                       row=row, col=col)
         anchor = "x" if k == 0 else f"x{k + 1}"
         fig.update_xaxes(title_text="x1 (unitless)", range=[-4.5, 4.5], row=row, col=col)
-        fig.update_yaxes(title_text="x2 (unitless)", range=[-4.5, 4.5], row=row, col=col,
+        fig.update_yaxes(title_text="x2 (unitless)" if col == 1 else None, showticklabels=col == 1,  # one y title a row
+                         range=[-4.5, 4.5], row=row, col=col,
                          scaleanchor=anchor, scaleratio=1, constrain="domain")
     fig.update_layout(title=title, height=300 * rows + 80, margin={"r": 20})
     fig.update_annotations(font_size=12)
