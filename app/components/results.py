@@ -122,7 +122,7 @@ def claims_table(job: JobView) -> None:
     with st.expander("Per seed"):
         table([{"Claim": c["id"], "Seed": o["seed"],
                 "Value": format_number(o["value"]), "Holds": "—" if o["holds"] is None else ("✅" if o["holds"] else "❌"),
-                "Units": o.get("units") or "—",
+                "Units": format_number(o.get("units")),  # a count, or — (one type per column)
                 "Sanity floor": (c.get("floor") or "—") if o["floor_ok"] else f"❌ not {c.get('floor')}",
                 "Note": o.get("note") or ""}
                for c in claims for o in c["seeds"]], key=f"claims-seeds-{job.id}")
