@@ -13,6 +13,20 @@ __all__ = ["STAGES_MIN_HEIGHT", "figures"]
 STAGES_MIN_HEIGHT = 360
 
 
+def _certified(result: Result) -> str:
+    """The identity the Gram blocks certify, as the certificate states it."""
+    c = result.certificate
+    lhs = "p" if c is None or c.margin in ("0", "") else f"p - ({c.margin})"
+    if c is not None and c.multiplier:
+        lhs = f"({c.multiplier}) * ({lhs})"
+    rhs = "sum_b z_b^T Q_b z_b"
+    if c is not None and c.products:
+        rhs += " + hypothesis terms"
+    if c is not None and c.equalities:
+        rhs += " + equality terms"
+    return f"{lhs} = {rhs}"
+
+
 def _gram(result: Result) -> go.Figure:
     labels = result.gram_labels
     short = [label if len(label) <= 18 else label[:15] + "..." for label in labels]
@@ -27,8 +41,14 @@ def _gram(result: Result) -> go.Figure:
             hovertemplate="row %{y}<br>column %{x}<br>Q = %{z:.4g}<extra></extra>",
         )
     )
+    sizes = result.block_sizes if sum(result.block_sizes) == len(labels) else [len(labels)]
+    start = -0.5
+    for size in sizes:  # outline each block of the certificate
+        fig.add_shape(type="rect", x0=start, x1=start + size, y0=start, y1=start + size, line={"color": "black", "width": 1})
+        start += size
     fig.update_layout(
-        title="Gram matrix Q (p = z^T Q z over the basis z; blocks on the diagonal)",
+        title=f"Gram blocks Q_b of the certificate {_certified(result)} ({len(sizes)} "
+              f"block{'s' if len(sizes) != 1 else ''}, sizes {', '.join(str(n) for n in sizes)})",
         xaxis_title="basis element z_j",
         yaxis_title="basis element z_i",
         yaxis_autorange="reversed",
