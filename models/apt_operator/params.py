@@ -23,11 +23,11 @@ class Params(BaseModel):
         "(16 x 16 base; the 64 cells with the largest pressure gradient, saturation gradient and well rate split in "
         "four: 448 points).",
     )
-    test_samples: int = Field(default=24, ge=4, le=64, title="Test media",
+    test_samples: int = Field(default=8, ge=4, le=64, title="Test media",
                               description="Channelised test media drawn (and solved: pressure and transport) per seed.")
     seed: int = Field(default=0, ge=0, le=100_000, title="Base seed",
                       description="Base seed of the test draws (and of training when retraining); seed k uses seed + k.")
-    seeds: int = seeds_field(default=1, maximum=5)
+    seeds: int = seeds_field(default=3, maximum=5)  # one seed alone was green where seeds 0-2 tie with the FNO
     retrain: bool = Field(
         default=False, title="Retrain in this job",
         description="Train all six models from scratch for every seed in this job (minutes); off: the shipped checkpoint.",

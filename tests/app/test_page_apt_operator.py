@@ -21,6 +21,7 @@ def _run(mesh: str) -> AppTest:
     at = _page()
     at.selectbox(key=f"{NAME}.mesh").set_value(mesh)
     at.slider(key=f"{NAME}.test_samples").set_value(4)
+    at.slider(key=f"{NAME}.seeds").set_value(1)  # one row per claim in the per-seed table
     at = click_run(at)
     assert not at.exception
     return at
