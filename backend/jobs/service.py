@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 import time
 from collections.abc import Callable
@@ -17,6 +18,7 @@ from backend.registry import Registry
 from db.jobs import JobRepository
 from db.session import begin_exclusive
 from models.common import MethodInputError, MethodSpec
+from models.common.numbers import words
 
 __all__ = ["InvalidParams", "JobService", "UnknownMethod", "bounded_check", "describe_validation_error"]
 
@@ -68,13 +70,16 @@ def _differences(spec: MethodSpec, model: BaseModel) -> str:
     return ", ".join(parts) if parts else "defaults"
 
 
+_IDENTIFIER = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")  # "two_markets" in a method's summary reads "two markets"
+
+
 def _summary(spec: MethodSpec, model: BaseModel) -> str:
     """The method's own input summary and the parameters that differ from its defaults (two different runs
     never read the same in the history)."""
     own = ""
     try:
         if spec.input_summary is not None:
-            own = " ".join(str(spec.input_summary(model)).split())
+            own = _IDENTIFIER.sub(lambda m: words(m.group(0)), " ".join(str(spec.input_summary(model)).split()))
     except Exception:  # noqa: BLE001 - a summary is decoration; never refuse a job for it
         own = ""
     text = " · ".join(part for part in (own, _differences(spec, model)) if part)

@@ -55,7 +55,7 @@ SPEC = MethodSpec(
     order=3,
     tags=("offline RL", "data augmentation", "TD3+BC"),
     input_summary=lambda p: (f"{p.dimension}-D, {p.trajectories} logs{', partial' if p.partial_observation else ''}, "
-                             f"{p.train_steps} steps{', ablations' if p.ablations else ''}, {p.seeds} seed(s) from "
+                             f"{p.train_steps} steps{', ablations' if p.ablations else ''}, {p.seeds} seed{'s' if p.seeds > 1 else ''} from "
                              f"{p.seed}"),
     smoke_params={"dimension": 2, "trajectories": 4, "seeds": 1, "trajectory_sweep": [], "train_steps": 60, "evaluations": 2,
                   "eval_episodes": 20},

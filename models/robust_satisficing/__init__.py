@@ -55,6 +55,6 @@ SPEC = MethodSpec(
     order=1,
     tags=("distribution shift", "robust optimisation", "worst-group accuracy"),
     input_summary=lambda p: (f"{p.dataset}, tau = max({p.tau_multiplier:g} x loss, 0.1), {p.epochs} epochs, "
-                             f"{p.seeds} seed(s) from {p.seed}"),
+                             f"{p.seeds} seed{'s' if p.seeds > 1 else ''} from {p.seed}"),
     smoke_params={"dataset": "waterbirds", "epochs": 30, "tau_sweep": [1.5], "train_size": 200, "seeds": 1},
 )

@@ -217,6 +217,14 @@ def test_the_summary_names_what_differs_from_the_defaults() -> None:
     assert len(_summary(SPEC, Params(steps=999, step_s=4.5, memory_mb=65536, seed=2**31 - 1))) <= 200
 
 
+def test_the_methods_own_summary_says_identifiers_in_words() -> None:
+    from backend.jobs.service import _summary
+    from models.bilateral_trade import SPEC
+
+    own = _summary(SPEC, SPEC.params_model()).split(" · ")[0]
+    assert "two markets" in own.lower() and "_" not in own, own
+
+
 def test_a_queued_job_knows_how_many_are_ahead(tmp_path: Path) -> None:
     from db.status import JobStatus
 
