@@ -242,7 +242,8 @@ def _problems(result: dict[str, Any]) -> None:
         st.warning("What still fails (drawn in red):\n" + "\n".join(lines))
     milp = result.get("milp")
     if milp:
-        extra = f"; minimal infeasible set: relations {milp['conflict']}" if milp.get("conflict") else ""
+        extra = ("; minimal infeasible set: relations " + ", ".join(str(k + 1) for k in milp["conflict"])
+                 if milp.get("conflict") else "")  # relations are numbered from 1, as in the table
         st.caption(f"MILP solver: {milp['status']} in {milp['seconds']:.2f} s ({milp['binaries']} binaries; "
                    f"{milp['detail']}){extra}. An infeasible answer covers yaws from its finite set "
                    "(wall-aligned, diagonals where needed, pinned yaws).")

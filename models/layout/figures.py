@@ -221,7 +221,7 @@ def _conflict_graph(result: Result) -> go.Figure:
         fig.add_trace(go.Scatter(x=[x0, x1], y=[y0, y1], mode="lines", hoverinfo="text", text=rel.sentence,
                                  line=dict(color=_BAD if bad else "#BBBBBB", width=3 if bad else 1), showlegend=False))
         if bad:
-            fig.add_annotation(x=(x0 + x1) / 2, y=(y0 + y1) / 2, text=f"[{rel.index}] {rel.type}", showarrow=False,
+            fig.add_annotation(x=(x0 + x1) / 2, y=(y0 + y1) / 2, text=f"[{rel.index + 1}] {rel.type}", showarrow=False,
                                font=dict(color=_BAD, size=11), bgcolor="rgba(255,255,255,0.8)")
     fig.add_trace(go.Scatter(x=[pos[n][0] for n in nodes], y=[pos[n][1] for n in nodes], mode="markers+text",
                              text=nodes, textposition="top center", marker=dict(size=12, color="#4C78A8"), showlegend=False))

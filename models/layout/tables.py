@@ -53,7 +53,7 @@ def layout_tables(relations: Sequence[_Relation], ablations: Sequence[_Ablation]
     tables = []
     if relations:
         rows: list[dict[str, Cell]] = [
-            {"index": r.index, "sentence": r.sentence, "source": r.source,
+            {"index": r.index + 1, "sentence": r.sentence, "source": r.source,
              "holds": "dropped" if r.dropped else r.satisfied, "conflict": "yes" if r.in_conflict else ""}
             for r in relations]
         tables.append(Table(title=RELATIONS, rows=rows, columns=[
