@@ -131,12 +131,12 @@ def _benchmarks(job: kit.JobView) -> None:
     bench, dist = job.result["benchmarks"], job.result["distribution"]
     st.subheader("Benchmarks (expected gain from trade per round)")
     (st.info if dist["guarantee_applies"] else st.warning)(f"**{dist['label']}**: {dist['badge']}.")
-    cols = st.columns(4)
-    cols[0].metric("First best E[(b - s)+]", f"{bench['first_best']:.4f}")
-    cols[1].metric("Best fixed price", f"{bench['fixed_price']:.4f}", help=f"x* = {bench['fixed_price_x']:.4f}")
-    cols[2].metric("GBB optimum (bracket)", f"[{bench['gbb_lower']:.4f}, {bench['gbb_upper']:.4f}]")
     ratio = bench["gbb_over_fixed"]
-    cols[3].metric("GBB / fixed price", "n/a" if ratio is None else f"{ratio:.3f}")
+    kit.metric_cards([("First best E[(b - s)+]", f"{bench['first_best']:.4f}"),
+                      ("Best fixed price", f"{bench['fixed_price']:.4f}"),
+                      ("GBB optimum (bracket)", f"[{bench['gbb_lower']:.4f}, {bench['gbb_upper']:.4f}]"),
+                      ("GBB / fixed price", "n/a" if ratio is None else f"{ratio:.3f}")],
+                     helps={"Best fixed price": f"x* = {bench['fixed_price_x']:.4f}"})
     st.latex(rf"\text{{gbb\_lower}} = {bench['gbb_lower']:.5f} \;\le\; \text{{GBB}} \;\le\; "
              rf"{bench['gbb_upper']:.5f} = \text{{gbb\_upper}}")
     st.caption(f"Lower: {bench['gbb_lower_method']}. Upper: {bench['gbb_upper_method']}. Regret uses gbb_lower.")

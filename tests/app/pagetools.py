@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import html
+import re
+
 from streamlit.testing.v1 import AppTest
 
-__all__ = ["click_run", "page_text", "read_number"]
+__all__ = ["cards", "click_run", "page_text", "read_number"]
 
 
 def page_text(at: AppTest) -> str:
@@ -28,3 +31,12 @@ def read_number(text: str) -> float:
     """A cell as the kit shows it ("47,559", "1.26 × 10⁻⁸", "-0.2") read back as a float."""
     mantissa, _, exponent = text.replace(",", "").partition(" × 10")
     return float(mantissa) * (10.0 ** int(exponent.translate(_SUPERSCRIPT)) if exponent else 1.0)
+
+
+_CARD = re.compile(r"opacity:0\.75'>(.*?)</div>.*?overflow-wrap:anywhere'>(.*?)</div>", re.S)
+
+
+def cards(at: AppTest) -> dict[str, str]:
+    """The kit's metric cards (`metric_cards`) on the page: label -> value as shown."""
+    found = (_CARD.search(md.value) for md in at.markdown)
+    return {html.unescape(m.group(1)): html.unescape(m.group(2)) for m in found if m}

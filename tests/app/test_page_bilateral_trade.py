@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 from streamlit.testing.v1 import AppTest
 
-from tests.app.pagetools import click_run, page_text, read_number
+from tests.app.pagetools import cards, click_run, page_text, read_number
 from tests.conftest import page_file
 
 NAME = "bilateral_trade"
@@ -43,7 +43,7 @@ def test_a_short_run_shows_bracket_badge_learners_phases_and_departures(live_bac
     assert not at.exception
     text = page_text(at)
     assert "density unbounded: the T^(3/4) guarantee does not apply" in text
-    metrics = {m.label: m.value for m in at.metric}
+    metrics = cards(at)
     assert metrics["GBB / fixed price"] == "1.925"  # 2 (1 + 2 eta) / (1 + 6 eta) at eta = 0.01
     assert metrics["GBB optimum (bracket)"] == "[0.4715, 0.4715]"  # exact on atoms
     learners = next(df.value for df in at.dataframe if "learner" in df.value.columns)
