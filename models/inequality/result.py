@@ -10,6 +10,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from models.common.contract import Answer, Artifact, Cell, Column, MethodResult, Table
+from models.common.numbers import seconds, words
 
 __all__ = ["CheckOut", "CounterexampleOut", "EqualityOut", "LeanOut", "ProductOut", "Result", "SquareOut", "Stage"]
 
@@ -161,10 +162,10 @@ class Result(MethodResult):
     def tables(self) -> list[Table]:
         """The pipeline's stages, then the certificate's terms (proved) or the counterexample (refuted)."""
         text = "text"
-        tables = [Table(title="Pipeline", rows=[{"step": s.name, "outcome": s.status, "seconds": s.seconds,
-                                                  "detail": s.detail} for s in self.stages],
+        tables = [Table(title="Pipeline", rows=[{"step": s.name, "outcome": words(s.status), "time": seconds(s.seconds),
+                                                  "detail": words(s.detail)} for s in self.stages],
                         columns=[Column(key="step", label="step", fmt=text), Column(key="outcome", label="outcome", fmt=text),
-                                 Column(key="seconds", label="time", unit="s"),
+                                 Column(key="time", label="time", fmt=text),
                                  Column(key="detail", label="detail", fmt=text)])] if self.stages else []
         if self.certificate is not None:
             c = self.certificate
