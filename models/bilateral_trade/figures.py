@@ -144,7 +144,8 @@ def _profit_figure(result: Result) -> go.Figure:
         title="Cumulative realised profit of the broker (sum of (q - p) over trades)",
         xaxis_title="round t",
         yaxis_title="cumulative profit (money units)",
-        legend={"orientation": "h", "y": -0.2},
+        legend={"orientation": "h", "yanchor": "top", "y": -0.2, "xanchor": "left", "x": 0},  # below the x title
+        height=640,
     )
     return fig
 
