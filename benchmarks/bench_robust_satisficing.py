@@ -32,10 +32,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from models.common import no_progress  # noqa: E402
 from models.robust_satisficing import SPEC  # noqa: E402
+from models.robust_satisficing.irs import IRSWeights
 from models.robust_satisficing.params import Params  # noqa: E402
 from models.robust_satisficing.result import METHODS  # noqa: E402
 from models.robust_satisficing.tilted import H_MAX, H_MIN, maximise_along_path, path_value  # noqa: E402
-from models.robust_satisficing.training import Fit, IRSWeights, PassCount, make_model, per_sample_losses  # noqa: E402
+from models.robust_satisficing.training import Fit, PassCount, make_model, per_sample_losses  # noqa: E402
 from tests.models.robust_satisficing.conftest import make_problem  # noqa: E402
 
 

@@ -14,6 +14,7 @@ from models.common.seeds import seed_values
 from models.common.tabular import group_mse_table, group_table, worst_group
 from models.robust_satisficing.claims import CLAIMS
 from models.robust_satisficing.data import ShiftedData, build
+from models.robust_satisficing.irs import irs_weights
 from models.robust_satisficing.params import Params
 from models.robust_satisficing.result import (
     LABELS,
@@ -32,7 +33,6 @@ from models.robust_satisficing.training import (
     Problem,
     Weighting,
     erm_weights,
-    irs_weights,
     jtt_errors,
     jtt_weights,
     make_model,

@@ -1,4 +1,4 @@
-"""Full-batch training of one model under ERM, group DRO, tilted ERM, JTT or IRS, counting every pass.
+"""Full-batch training of one model under ERM, group DRO, tilted ERM or JTT (IRS: irs.py), counting every pass.
 
 Every method takes exactly one forward and one backward pass per step: the per-sample losses of the
 forward pass feed both the method's weights (group weights, tilted softmax, JTT upweights, IRS's
@@ -15,12 +15,12 @@ import numpy as np
 import torch
 
 from models.common.contract import Progress
-from models.robust_satisficing.tilted import maximise_along_path, tilted_weights
+from models.robust_satisficing.tilted import tilted_weights
 
 __all__ = [
-    "DRO_STEP", "GroupDROWeights", "JTT_FRACTION", "JTT_UPWEIGHT", "TERM_TILT", "Fit", "IRSWeights", "Problem", "PassCount", "jtt_errors",
-    "Stacked", "Weighting", "erm_weights", "irs_weights", "jtt_weights", "tilted_erm_weights", "train_erm", "train_group_dro",
-    "train_irs", "train_jtt", "train_many", "train_tilted_erm",
+    "DRO_STEP", "GroupDROWeights", "JTT_FRACTION", "JTT_UPWEIGHT", "TERM_TILT", "Fit", "Problem", "PassCount", "jtt_errors",
+    "Stacked", "Weighting", "erm_weights", "jtt_weights", "tilted_erm_weights", "train_erm", "train_group_dro",
+    "train_jtt", "train_many", "train_one", "train_tilted_erm",
 ]
 
 DRO_STEP = 0.1  # group DRO's exponentiated-gradient step on the group weights (per full-batch step)
@@ -28,9 +28,6 @@ TERM_TILT = 2.0  # tilted ERM's fixed tilt t (= 1 / k): the TERM paper's order o
 JTT_FRACTION = 0.2  # JTT's identification model trains for this share of the epochs
 JTT_UPWEIGHT = 6.0  # JTT's lambda_up for the rows the identification model gets wrong
 WEIGHT_DECAY = 1e-4
-TAU_MULTIPLIER = 1.01  # IRS's active target: tau = max(TAU_MULTIPLIER x the prior-weighted loss, TAU_FLOOR)
-TAU_FLOOR = 0.1
-WARMUP_SHARE = 0.04  # IRS's plain-loss warm-up: 4 of the official 100 epochs
 
 
 @dataclass
@@ -187,7 +184,7 @@ def train_many(problem: Problem, weightings: list[Weighting], progress: Progress
     return fits
 
 
-def _train(problem: Problem, weighting: Weighting, progress: Progress, label: str, *, epochs: int | None = None,
+def train_one(problem: Problem, weighting: Weighting, progress: Progress, label: str, *, epochs: int | None = None,
            fit: Fit | None = None) -> Fit:
     """One method alone (`train_many` with one copy)."""
     return train_many(problem, [weighting], progress, label, epochs=epochs, fits=None if fit is None else [fit])[0]
@@ -201,7 +198,7 @@ def erm_weights(problem: Problem) -> Weighting:
 
 def train_erm(problem: Problem, progress: Progress) -> Fit:
     """Empirical risk minimisation: uniform weights 1/n."""
-    return _train(problem, erm_weights(problem), progress, "ERM")
+    return train_one(problem, erm_weights(problem), progress, "ERM")
 
 
 class GroupDROWeights:
@@ -225,7 +222,7 @@ class GroupDROWeights:
 def train_group_dro(problem: Problem, progress: Progress, eta: float = DRO_STEP) -> Fit:
     """Group DRO (Sagawa et al. 2020): q_g <- q_g exp(eta L_g), objective sum_g q_g L_g (groups known)."""
     weighting = GroupDROWeights(problem.groups, problem.n_groups, eta)
-    return _train(problem, weighting, progress, f"group DRO (eta = {eta:g})")
+    return train_one(problem, weighting, progress, f"group DRO (eta = {eta:g})")
 
 
 def tilted_erm_weights(tilt: float) -> Weighting:
@@ -235,14 +232,14 @@ def tilted_erm_weights(tilt: float) -> Weighting:
 
 def train_tilted_erm(problem: Problem, progress: Progress, tilt: float = TERM_TILT) -> Fit:
     """Tilted ERM (Li et al. 2021) at a fixed tilt t: weights softmax(t l_i)."""
-    return _train(problem, tilted_erm_weights(tilt), progress, f"tilted ERM (t = {tilt:g})")
+    return train_one(problem, tilted_erm_weights(tilt), progress, f"tilted ERM (t = {tilt:g})")
 
 
 def jtt_errors(problem: Problem, progress: Progress) -> tuple[torch.Tensor, Fit]:
     """JTT's first stage: a short ERM run (JTT_FRACTION of the epochs); the rows it gets wrong (regression: the
     worst-fit fifth) form the error set."""
     first_steps = max(1, round(JTT_FRACTION * problem.epochs))
-    first = _train(problem, erm_weights(problem), progress, "JTT (identification)", epochs=first_steps)
+    first = train_one(problem, erm_weights(problem), progress, "JTT (identification)", epochs=first_steps)
     with torch.no_grad():
         out = first.model(problem.X)
         if problem.regression:
@@ -260,7 +257,7 @@ def train_jtt(problem: Problem, progress: Progress, upweight: float = JTT_UPWEIG
     `errors` reuses a first stage shared by several upweights (its passes are counted in every JTT fit)."""
     errors = errors if errors is not None else jtt_errors(problem, lambda f, m="": progress(0.2 * f, m))
     weighting, fit = jtt_weights(errors, upweight)
-    return _train(problem, weighting, lambda f, m="": progress(0.2 + 0.8 * f, m), f"JTT (upweight {upweight:g})",
+    return train_one(problem, weighting, lambda f, m="": progress(0.2 + 0.8 * f, m), f"JTT (upweight {upweight:g})",
                   fit=fit)
 
 
@@ -272,51 +269,3 @@ def jtt_weights(errors: tuple[torch.Tensor, Fit], upweight: float) -> tuple[Weig
     upweights = upweights / upweights.sum()
     fit = Fit(torch.nn.Identity(), PassCount(first.passes.forward, first.passes.backward, first.passes.steps))
     return (lambda losses, step: upweights), fit
-
-
-class IRSWeights:
-    """IRS's per-step row weights (the official code's training loss, over groups).
-
-    Group means l_g of the detached losses; source loss L0 = sum_g p0_g l_g with p0 the training group shares;
-    active tau = max(TAU_MULTIPLIER L0, TAU_FLOOR); p* = the tilt maximising (E_p[l] - tau) / KL(p || p0);
-    objective sum_g p*_g l_g / KL(p* || p0), p* and KL held constant (Danskin), so row i weighs
-    p*_{g(i)} / (n_{g(i)} KL). Before `warmup` steps, and while the KL vanishes, plain mean loss.
-    """
-
-    def __init__(self, groups: torch.Tensor, n_groups: int, warmup: int, fit: Fit,
-                 tau_multiplier: float = TAU_MULTIPLIER) -> None:
-        self.groups, self.warmup, self.fit, self.tau_multiplier = groups, warmup, fit, tau_multiplier
-        self.counts = torch.bincount(groups, minlength=n_groups).to(torch.float32)
-        self.present = torch.nonzero(self.counts > 0).view(-1)
-        self.prior = self.counts[self.present] / self.counts.sum()
-
-    def __call__(self, losses: torch.Tensor, step: int) -> torch.Tensor:
-        n = losses.shape[0]
-        if step < self.warmup or len(self.present) < 2:
-            return torch.full_like(losses, 1.0 / n)
-        sums = torch.zeros_like(self.counts).index_add_(0, self.groups, losses)
-        group_loss = sums[self.present] / self.counts[self.present]
-        tau = max(self.tau_multiplier * float(self.prior @ group_loss), TAU_FLOOR)
-        point = maximise_along_path(group_loss, self.prior, tau)
-        self.fit.fragility.append(point.kappa)
-        self.fit.tau.append(tau)
-        self.fit.kl.append(point.kl)
-        if point.kl <= 1e-12:
-            return torch.full_like(losses, 1.0 / n)
-        per_group = torch.zeros_like(self.counts)
-        per_group[self.present] = point.p.to(self.counts.dtype) / (self.counts[self.present] * point.kl)
-        return per_group[self.groups]
-
-
-def train_irs(problem: Problem, progress: Progress, tau_multiplier: float = TAU_MULTIPLIER) -> Fit:
-    """Iterative robust satisficing as the official code runs it: a plain-loss warm-up (WARMUP_SHARE of the
-    epochs), then per step the group tilt p* maximising (E_p[l] - tau) / KL(p || p0) at tau tied to the current
-    loss, and one backward pass of the tilted group loss scaled by 1 / KL."""
-    weighting = irs_weights(problem, tau_multiplier)
-    return _train(problem, weighting, progress, f"IRS (tau = {tau_multiplier:g} x loss)", fit=weighting.fit)
-
-
-def irs_weights(problem: Problem, tau_multiplier: float = TAU_MULTIPLIER) -> IRSWeights:
-    """IRS's weighting with its warm-up (WARMUP_SHARE of the epochs) and a fit that records kappa, tau and KL."""
-    warmup = max(1, round(WARMUP_SHARE * problem.epochs))
-    return IRSWeights(problem.groups, problem.n_groups, warmup, Fit(torch.nn.Identity(), PassCount()), tau_multiplier)

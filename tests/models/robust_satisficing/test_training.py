@@ -8,22 +8,24 @@ import pytest
 import torch
 
 from models.common.contract import no_progress
-from models.robust_satisficing.tilted import maximise_along_path
-from models.robust_satisficing.training import (
+from models.robust_satisficing.irs import (
     TAU_FLOOR,
     TAU_MULTIPLIER,
     WARMUP_SHARE,
+    IRSWeights,
+    irs_weights,
+    train_irs,
+)
+from models.robust_satisficing.tilted import maximise_along_path
+from models.robust_satisficing.training import (
     Fit,
     GroupDROWeights,
-    IRSWeights,
     PassCount,
     Problem,
     erm_weights,
-    irs_weights,
     tilted_erm_weights,
     train_erm,
     train_group_dro,
-    train_irs,
     train_jtt,
     train_many,
     train_tilted_erm,
