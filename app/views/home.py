@@ -24,7 +24,7 @@ jobs on a shared model server, each with a time and memory limit; your runs stay
 """
 
 
-def first_sentence(text: str, limit: int = 140) -> str:
+def first_sentence(text: str, limit: int = 80) -> str:
     """The summary's first sentence for a card, cut at a word (never mid-word) when it is long."""
     sentence = text.strip().split(". ")[0].rstrip(".")
     if len(sentence) > limit:

@@ -53,7 +53,7 @@ def _home(browser, frontend: str, width: int):  # noqa: ANN001, ANN202 - Playwri
     page = browser.new_page(viewport={"width": width, "height": 1000})
     page.goto(frontend)
     wait_for_app(page)
-    page.get_by_text("Reproduce the paper:", exact=False).first.wait_for(timeout=60_000)
+    page.get_by_text("Reproduce:", exact=False).first.wait_for(timeout=60_000)
     page.wait_for_timeout(1500)  # the sidebar's collapse is animated
     return page
 
@@ -96,9 +96,9 @@ def test_an_unknown_url_says_so_with_a_link_home(servers: dict[str, str], browse
     try:
         page.get_by_text("No such page", exact=True).first.wait_for(timeout=30_000)
         assert page.get_by_text("/no_such_page", exact=False).count() >= 1
-        assert page.locator("[data-testid='stMain']").get_by_text("Reproduce the paper:", exact=False).count() == 0
+        assert page.locator("[data-testid='stMain']").get_by_text("Reproduce:", exact=False).count() == 0
         page.keyboard.press("Escape")  # Streamlit's own "Page not found" notice sits over the page until closed
         page.locator("[data-testid='stMain'] a", has_text="Go to Home").first.click()
-        page.get_by_text("Reproduce the paper:", exact=False).first.wait_for(timeout=60_000)
+        page.get_by_text("Reproduce:", exact=False).first.wait_for(timeout=60_000)
     finally:
         page.close()
